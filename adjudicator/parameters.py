@@ -61,6 +61,8 @@ PARAMETERS: tuple[Param, ...] = tuple(
         _p("partnership.method", "enum", "How partnerships are formed.",
            choices=("fixed_pairs_opposite", "draw_two_highest_together", "draw_highest_chooses_second_highest",
                     "individual")),
+        _p("turn.draw_first", "bool",
+           "A turn starts by drawing from the stock or taking the pile; melding and discarding follow."),
         _p("draw.cards", "by_players", "Cards taken by one draw from the stock, by player count.", minimum=1, maximum=3),
         # card values
         _p("card_value.joker", "int", "Points a joker counts.", minimum=0, maximum=1000),
