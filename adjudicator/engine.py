@@ -131,20 +131,29 @@ class Table:
         self.new: set[int] = set()
 
     def find(self, meld_rank: str) -> int | None:
+        """The index of the team's meld of ``meld_rank``.
+
+        A meld's rank is that of its natural cards; where the variant leaves
+        twos' wildness open, the rank is read from the cards that are surely
+        natural, so that the checks on the grown meld can say what is open.
+        """
         for i, m in enumerate(self.melds):
             try:
-                if natural_rank(self.ctx, m) == meld_rank:
-                    return i
+                found = natural_rank(self.ctx, m)
             except NotStated:
-                continue
+                sure = {rank(c) for c in m if c != JOKER and rank(c) != "2"}
+                found = sure.pop() if len(sure) == 1 else None
+            if found == meld_rank:
+                return i
         return None
 
     def lay(self, cards: list[str], label: str, going_out: bool) -> None:
         """A new meld: check one-per-rank, then its composition."""
         ctx = self.ctx
-        meld_rank = None
-        with ctx.rule("meld.same_rank"):
+        try:
             meld_rank = natural_rank(ctx, cards)
+        except NotStated:
+            meld_rank = None  # check_meld records what the text leaves open
         target = self.find(meld_rank) if meld_rank and not is_black_three(cards[0] if cards else JOKER) else None
         if target is not None:
             with ctx.rule("meld.one_per_rank") as r:
@@ -504,6 +513,8 @@ def _take_onto_meld(ctx, table: Table, top: str, frozen: list[str]) -> None:
                      if target is not None and ok else
                      f"Your team has no meld of {rank(top)}s for the top card {top}; show two cards from your hand "
                      "that meld with it." if ok else "The top card must be melded with cards from your hand.")
+        if target is None:
+            return
     table.add([top], rank(top), f"The top card {top}")
 
 

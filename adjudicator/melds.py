@@ -42,6 +42,7 @@ def check_meld(ctx, cards: list[str], label: str, going_out: bool = False) -> No
         _check_black_threes(ctx, cards, label, going_out)
         return
     with ctx.rule("meld.same_rank") as r:
+        ctx.param("meld.min_cards")  # the sentence that defines a meld as cards of one rank
         naturals, wilds = split(ctx, cards)
         ranks = sorted({rank(c) for c in naturals})
         if len(ranks) > 1:

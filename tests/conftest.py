@@ -22,3 +22,11 @@ def app():
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def variants():
+    """The four shipped variants, loaded and verified once."""
+    from adjudicator.variants import load_all
+
+    return load_all()

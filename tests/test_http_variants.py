@@ -14,7 +14,7 @@ from marshmallow import Schema, fields
 
 from adjudicator.errors import NotStatedError, UnknownVariant
 from adjudicator.parameters import PARAMETERS
-from adjudicator.variants import STATUSES, load_all
+from adjudicator.variants import STATUSES, VariantError, load_all
 from web_api import create_app
 from web_api.fields import (StrictBoolean, StrictFloat, StrictInteger, StrictString, load_or_422,
                             messages_to_errors)
@@ -50,6 +50,28 @@ def assert_problem(resp, status: int, slug: str | None = None) -> dict:
         assert set(err) == {"pointer", "detail"}
         assert err["pointer"] == "" or err["pointer"].startswith("/")
     return body
+
+
+# ----------------------------------------------------------------------------------------------
+# Start-up
+
+
+def test_create_app_fails_loudly_without_variants(tmp_path):
+    with pytest.raises(VariantError):
+        create_app({"TESTING": True, "VARIANTS_DIR": str(tmp_path)})
+
+
+def test_create_app_fails_loudly_on_a_wrong_citation(tmp_path):
+    variant = VARIANTS[VARIANT_IDS[0]]
+    src_dir = ROOT / "variants"
+    data = yaml.safe_load((src_dir / f"{variant.id}.yaml").read_text(encoding="utf-8"))
+    (tmp_path / "sources").mkdir()
+    (tmp_path / data["source"]).write_text(variant.text, encoding="utf-8")
+    cite = next(e["cite"][0] for e in data["parameters"].values() if e.get("cite"))
+    cite["start"] += 1
+    (tmp_path / "broken.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(VariantError, match="does not match the source"):
+        create_app({"TESTING": True, "VARIANTS_DIR": str(tmp_path)})
 
 
 # ----------------------------------------------------------------------------------------------

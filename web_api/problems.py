@@ -97,7 +97,7 @@ def problem_response(status: int, title: str, detail: str, *, type: str | None =
     """A ``application/problem+json`` response; ``base`` keeps another response's headers."""
     body = problem_body(status, title, detail, type=type, errors=errors, **extensions)
     resp = base if base is not None else Response()
-    resp.set_data(current_app.json.dumps(body).encode("utf-8"))
+    resp.set_data(current_app.json.dumps(body, separators=(",", ":")).encode("utf-8"))
     resp.status_code = status
     resp.headers["Content-Type"] = PROBLEM_MIMETYPE
     for name, value in (headers or {}).items():

@@ -1,0 +1,62 @@
+"""Every row of the rule matrix, ruled under every variant, with its deciding rule and sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.engine import adjudicate
+from adjudicator.errors import InputError
+from ruling_quotes import QUOTES
+from ruling_table import HOUSE_RULES, ROWS
+
+ORDER = ("sv-classic", "no-pagat", "da-ludo", "sv-gamerules")
+VERDICTS = {"L": "legal", "I": "illegal", "U": "undetermined", "422": 422}
+PASSED = {"legal": True, "illegal": False, "undetermined": None}
+
+CASES = [
+    pytest.param(name, situation, action, rule, variant, VERDICTS[code], id=f"{name} [{variant}]")
+    for name, situation, action, rule, codes in ROWS
+    for variant, code in zip(ORDER, codes.split(), strict=True)
+]
+
+
+def test_the_matrix_is_large_enough():
+    assert len(ROWS) >= 60
+    assert len({row[0] for row in ROWS}) == len(ROWS), "row names are unique"
+
+
+def _rule_for(rule, variant):
+    if isinstance(rule, dict):
+        return rule.get(variant, rule["*"])
+    return rule
+
+
+@pytest.mark.parametrize("name,situation,action,rule,variant,expected", CASES)
+def test_rule_matrix(variants, name, situation, action, rule, variant, expected):
+    payload = {"variant": variant, "situation": situation, "action": action,
+               "house_rules": HOUSE_RULES.get(name)}
+    if expected == 422:
+        with pytest.raises(InputError) as err:
+            adjudicate(payload, variants)
+        assert err.value.status == 422 and err.value.errors[0]["pointer"].startswith(("/situation", "/action"))
+        return
+    ruling = adjudicate(payload, variants)
+    assert ruling["verdict"] == expected, ruling["summary"]
+    rule_id = _rule_for(rule, variant)
+    if rule_id is None:
+        return
+    reasons = [r for r in ruling["reasons"] if r["rule"] == rule_id]
+    assert reasons, f"{rule_id} not among {[r['rule'] for r in ruling['reasons']]}"
+    deciding = [r for r in reasons if r["passed"] is PASSED[expected]]
+    assert deciding, f"{rule_id} did not decide {expected}: {reasons}"
+    quotes = [c["quote"] for r in deciding for c in r["citations"]]
+    if any(r.get("house_rules") for r in deciding):
+        return
+    fragment = QUOTES.get((name, variant),
+                          QUOTES.get((rule_id, variant, expected), QUOTES.get((rule_id, variant), KeyError)))
+    assert fragment is not KeyError, f"no sentence pinned for {rule_id} under {variant}"
+    if fragment is None:  # the document is silent: the ruling must say which parameter is open
+        assert expected == "undetermined" and (ruling["not_stated"] or ruling["missing"])
+        assert all(i["status"] == "not_stated" for i in ruling["interpretations"] if i["parameter"] in ruling["not_stated"])
+        return
+    assert any(fragment in q for q in quotes), f"{fragment!r} not in {quotes}"
