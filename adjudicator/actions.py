@@ -119,6 +119,12 @@ def check_in_hand(action: Action, hand: list[str] | None, pile: list[str] | None
     if hand is None:
         return
     available = Counter(hand)
+    if action.type == "take_pile":
+        wanted, spare = Counter(action.with_cards), Counter(pile[:-1]) if pile else Counter()
+        if not wanted - available and not Counter(action.laid_cards()) - ((available - wanted) + spare):
+            return
+    elif not Counter(action.hand_cards()) - available:
+        return  # the usual case; the walk below only names the offending cards
     errors = []
 
     def take(card: str, ptr: str, extra: Counter | None = None) -> None:

@@ -8,8 +8,6 @@ the joker. Everything downstream works on the canonical string (``10H``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 SUITS = ("S", "H", "D", "C")
 JOKER = "JK"
@@ -31,6 +29,9 @@ def parse(code: object) -> str:
     """Return the canonical code for ``code`` or raise :class:`CardError`."""
     if not isinstance(code, str):
         raise CardError(code)
+    canonical = _CANONICAL.get(code)
+    if canonical is not None:
+        return canonical
     text = code.strip().upper()
     if text == JOKER:
         return JOKER
@@ -40,6 +41,18 @@ def parse(code: object) -> str:
     if rank is None or suit is None:
         raise CardError(code)
     return rank + suit
+
+
+_CANONICAL: dict[str, str] = {}
+for _r in RANKS:
+    for _s in SUITS:
+        _CANONICAL[_r + _s] = _r + _s
+_CANONICAL[JOKER] = JOKER
+
+
+def canonical_or_none(code: object) -> str | None:
+    """The canonical form of an already canonical code, else None (the fast path of :func:`parse`)."""
+    return _CANONICAL.get(code) if isinstance(code, str) else None
 
 
 def rank(card: str) -> str:
@@ -62,17 +75,3 @@ def is_black_three(card: str) -> bool:
 def all_cards() -> list[str]:
     """Every distinct canonical card code, suit-major, joker last."""
     return [r + s for s in SUITS for r in RANKS] + [JOKER]
-
-
-@dataclass(frozen=True)
-class Kind:
-    """How a variant classifies one card: wild, natural, a three, or unknown.
-
-    ``wild`` is ``None`` when the variant does not say whether the card is wild
-    (for example a two in ``da-ludo``); rulings that depend on it are then
-    undetermined.
-    """
-
-    wild: bool | None
-    red_three: bool
-    black_three: bool

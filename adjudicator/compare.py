@@ -56,7 +56,8 @@ of first appearance.
                      "outcome": "passed" | "failed" | "undetermined" | "not checked",
                      "explanation": str,
                      "parameters": [{"parameter", "value", "status"}],
-                     "citations": [...]}]}
+                     "citations": [...],
+                     ["house_rules": [{"parameter", "value"}]]}]}
 
   The parameters behind a check are the catalogue's parameters for the rule
   (:data:`adjudicator.rules.RULES`) and the ones the check actually read in
@@ -72,13 +73,23 @@ of first appearance.
        "parameters": [...], "differing_parameters": [...], "why": str,
        "variants": [{"variant": id, "counted": bool, "count": n | null,
                      "points": n | null, "citations": [...],
-                     "parameters": [{"parameter", "value", "status"}]}]}
+                     "parameters": [{"parameter", "value", "status"}],
+                     ["house_rules": [...]]}]}
+
+  The parameters are those the line names (its ``parameters``) in any
+  compared variant; a variant without the line (``counted`` false, e.g. no
+  ``no_canasta`` line where the text has no such rule) shows their values and
+  citations. Lines are matched by team name and ``item``.
+
+``why`` names, for every parameter behind the difference whose value differs
+between the variants, each variant's value and status (``stated``,
+``interpreted``, ``not_stated``, ``house_rule``); parameters whose values
+agree are still listed per variant, with their status.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -412,31 +423,6 @@ def _not_checked(vid: str, rule_id: str, ruling: dict, trace: dict | None, varia
 # ----------------------------------------------------------------------------------------------
 # Score differences
 
-# Line items name what they count; these words point at the parameters that value them when a
-# line's citations do not (an interpreted value such as da-ludo's 0 for going out).
-_ITEM_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (r"natural", ("score.natural_canasta",)),
-    (r"mixed", ("score.mixed_canasta",)),
-    (r"red.?three", ("score.red_three", "score.red_threes_all_four", "score.red_threes_negative_without_meld",
-                     "score.red_threes_all_four_negative")),
-    (r"conceal", ("score.concealed_extra", "concealed.allowed")),
-    (r"going.?out|go.?out|went.?out", ("score.going_out",)),
-    (r"hand", ("score.hand_negative",)),
-    (r"no.?canasta|without.?canasta", ("score.no_canasta_all_negative",)),
-    (r"hint|signal", ("score.penalty_hint",)),
-    (r"unverifiable|count.?penalty", ("score.penalty_unverifiable_count",)),
-)
-
-
-def _item_parameters(item: str) -> list[str]:
-    text = str(item).lower()
-    names: list[str] = []
-    for pattern, params in _ITEM_WORDS:
-        if re.search(pattern, text):
-            names += params
-    return names
-
-
 def _score_lines(result: dict) -> dict[tuple, dict]:
     """(round index or None, team name, item) -> line, over a round's or a game's teams."""
     lines: dict[tuple, dict] = {}
@@ -482,23 +468,26 @@ def _score_differences(answered: list[dict], ruled: dict) -> list[dict]:
         points = {_show(lines[vid][key].get("points")) if key in lines[vid] else None for vid in ids}
         if len(points) == 1:
             continue
-        names = _item_parameters(item)
+        names: list[str] = []
         for vid in ids:
             line = lines[vid].get(key)
             if line:
-                names += _cited_parameters(ruled[vid], line.get("citations") or [])
+                given = line.get("parameters")
+                names += given if isinstance(given, list) else \
+                    _cited_parameters(ruled[vid], line.get("citations") or [])
                 names += [h["parameter"] for h in line.get("house_rules") or [] if isinstance(h, dict)]
-        names = list(dict.fromkeys(names))
+        names = [n for n in dict.fromkeys(names) if n in ruled[ids[0]].params]
         differing, why = _why(names, ruled, ids)
         entries = []
         for vid in ids:
             line = lines[vid].get(key)
-            entries.append({"variant": vid, "counted": line is not None,
-                            "count": line.get("count") if line else None,
-                            "points": line.get("points") if line else None,
-                            "citations": list(line.get("citations") or []) if line else
-                            _citations_of(ruled[vid], names),
-                            "parameters": [param_value(ruled[vid], n) for n in names]})
+            e = {"variant": vid, "counted": line is not None, "count": line.get("count") if line else None,
+                 "points": line.get("points") if line else None,
+                 "citations": list(line.get("citations") or []) if line else _citations_of(ruled[vid], names),
+                 "parameters": [param_value(ruled[vid], n) for n in names]}
+            if line and line.get("house_rules"):
+                e["house_rules"] = line["house_rules"]
+            entries.append(e)
         diff = {"team": team, "item": item}
         if round_index is not None:
             diff["round"] = round_index

@@ -15,7 +15,7 @@ from .cards import JOKER, is_black_three, is_red_three, rank
 from .errors import InputError, UnknownVariant
 from .melds import check_meld, is_canasta, natural_rank, split
 from .ruling import NotStated, RulingContext
-from .situation import MissingFact, Situation, card_locations, check_deck
+from .situation import MissingFact, Situation, all_cards, card_locations, check_deck
 
 
 def adjudicate(payload: dict, variants: dict) -> dict:
@@ -57,7 +57,7 @@ def _check_counts(variant, situation: Situation, action: Action) -> None:
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise InputError([{"pointer": f"{base}/{side}/red_threes", "detail": "must be a whole number >= 0"}])
             laid.append((n, f"{base}/{side}/red_threes"))
-    check_deck(variant, card_locations(situation, extra), laid)
+    check_deck(variant, all_cards(situation) + [c for c, _ in extra], lambda: card_locations(situation, extra), laid)
     for ptr, value in (("stock_count", situation.stock_count), ("team/score", situation.team.score),
                        ("opponents/score", situation.opponents.score)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
@@ -66,7 +66,7 @@ def _check_counts(variant, situation: Situation, action: Action) -> None:
         raise InputError([{"pointer": f"{base}/stock_count", "detail": "must be 0 or more"}])
     if situation.drew not in (None, "stock", "pile"):
         raise InputError([{"pointer": f"{base}/turn/drew", "detail": "must be null, \"stock\" or \"pile\""}])
-    if situation.hand is not None:
+    if situation.hand is not None and situation.cards_from_pile:
         missing = Counter(situation.cards_from_pile) - Counter(situation.hand)
         if missing:
             raise InputError([{"pointer": f"{base}/turn/cards_from_pile",
@@ -539,9 +539,16 @@ def _take_with_hand(ctx, table: Table, top: str, with_cards: list[str], frozen: 
             if len(matching) >= 2:
                 r.result(True, f"You show a natural pair of {top_rank}s for the top card.")
             elif len(matching) == 1:
-                ok = ctx.param("pile.unfrozen_natural_and_wild")
-                r.result(bool(ok), f"You show one natural {top_rank} and a wild card; "
-                         + ("that is enough for an unfrozen pile." if ok else "a natural pair is needed."))
+                others = [c for c in with_cards if c not in matching]
+                wild = [c for c in others if ctx.wild(c)]
+                if not wild:
+                    r.result(False, f"You show one natural {top_rank}"
+                                    + (f" and {', '.join(others)}, which is not wild" if others else "")
+                                    + "; the top card needs a natural pair, or a natural card and a wild card.")
+                else:
+                    ok = ctx.param("pile.unfrozen_natural_and_wild")
+                    r.result(bool(ok), f"You show one natural {top_rank} and the wild card {wild[0]}; "
+                             + ("that is enough for an unfrozen pile." if ok else "a natural pair is needed."))
             else:
                 r.result(False, f"You show no natural {top_rank} to meld with the top card {top}.")
     target = table.find(top_rank)

@@ -38,6 +38,7 @@ def apply(variant: Variant, house_rules: Any, base: str = "/house_rules") -> Var
         raise InputError(errors)
     changed = copy.copy(variant)
     changed.params = {**variant.params, **entries}
+    changed.cite_cache = {}
     return changed
 
 

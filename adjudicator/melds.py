@@ -31,16 +31,16 @@ def is_canasta(ctx, cards: list[str]) -> bool:
 
 def check_meld(ctx, cards: list[str], label: str, going_out: bool = False) -> None:
     """Run every composition check on one meld as it will lie on the table."""
-    with ctx.rule("red_three.never_melded") as r:
-        reds = [c for c in cards if is_red_three(c)]
-        if reds:
+    reds = [c for c in cards if is_red_three(c)]
+    if reds:
+        with ctx.rule("red_three.never_melded") as r:
             ctx.param("red_three.laid_out")
             r.result(False, f"{label} holds a red three ({reds[0]}); red threes are bonus cards, never melded.")
-    if any(is_red_three(c) for c in cards):
         return
     if any(is_black_three(c) for c in cards):
         _check_black_threes(ctx, cards, label, going_out)
         return
+    naturals = wilds = None
     with ctx.rule("meld.same_rank") as r:
         ctx.param("meld.min_cards")  # the sentence that defines a meld as cards of one rank
         naturals, wilds = split(ctx, cards)
@@ -49,10 +49,8 @@ def check_meld(ctx, cards: list[str], label: str, going_out: bool = False) -> No
             r.result(False, f"{label} mixes ranks {', '.join(ranks)}; a meld is cards of one rank.")
         elif ranks:
             r.result(True, f"{label} is a meld of {ranks[0]}s.")
-    try:
-        naturals, wilds = split(ctx, cards)
-    except NotStated:
-        return  # the block above recorded that wildness is not stated
+    if naturals is None:
+        return  # the block above recorded that the text leaves a card's wildness open
     n, w = len(naturals), len(wilds)
     with ctx.rule("meld.min_cards") as r:
         least = ctx.param("meld.min_cards")

@@ -9,8 +9,7 @@ is ``illegal``; otherwise any unknown is ``undetermined``; otherwise ``legal``.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from .rules import RULES
 from .situation import MissingFact
@@ -25,6 +24,8 @@ class NotStated(Exception):
 
 
 class _Rule:
+    __slots__ = ("id", "params", "passed", "explanation", "decided")
+
     def __init__(self, rule_id: str):
         self.id = rule_id
         self.params: list[str] = []
@@ -34,6 +35,37 @@ class _Rule:
 
     def result(self, passed: bool, explanation: str) -> None:
         self.passed, self.explanation, self.decided = passed, explanation, True
+
+
+class _RuleBlock:
+    """The context manager behind :meth:`RulingContext.rule` (a class: it runs on every check)."""
+
+    __slots__ = ("ctx", "rule", "outer")
+
+    def __init__(self, ctx: "RulingContext", rule_id: str):
+        self.ctx, self.rule, self.outer = ctx, _Rule(rule_id), None
+
+    def __enter__(self) -> _Rule:
+        self.outer, self.ctx._current = self.ctx._current, self.rule
+        return self.rule
+
+    def __exit__(self, kind, error, tb) -> bool:
+        ctx, current = self.ctx, self.rule
+        ctx._current = self.outer
+        if isinstance(error, MissingFact):
+            if error.pointer not in ctx.missing:
+                ctx.missing.append(error.pointer)
+            current.result(None, f"Needs {error.pointer}, which the situation does not give.")
+        elif isinstance(error, NotStated):
+            if error.name not in ctx.not_stated:
+                ctx.not_stated.append(error.name)
+            current.result(None, f"The {ctx.variant.id} text does not settle {error.name}; "
+                                 f"a house rule can (see interpretations).")
+        elif error is not None:
+            return False
+        if current.decided:
+            ctx._record(current)
+        return True
 
 
 class RulingContext:
@@ -51,24 +83,29 @@ class RulingContext:
     # --- parameters --------------------------------------------------------
     def param(self, name: str) -> Any:
         """Read a parameter, recording it for citation; raise :class:`NotStated` when unstated."""
-        entry = self.variant.entry(name)
-        if self._current is not None and name not in self._current.params:
-            self._current.params.append(name)
-        if entry.house_rule or entry.status != "stated":
+        entry = self.variant.params[name]
+        current = self._current
+        if current is not None and name not in current.params:
+            current.params.append(name)
+        if entry.status != "stated" or entry.house_rule:
             self._interpret(entry)
-        if entry.status == "not_stated" and not entry.house_rule:
-            raise NotStated(name)
+            if entry.status == "not_stated" and not entry.house_rule:
+                raise NotStated(name)
         return entry.value
 
     def _interpret(self, entry) -> None:
         if entry.name in self.interpretations:
             return
-        self.interpretations[entry.name] = {
-            "rule": entry.name, "parameter": entry.name,
-            "status": "house_rule" if entry.house_rule else entry.status,
-            "value": entry.value, "note": entry.note,
-            "citations": [] if entry.house_rule else [c.as_dict() for c in entry.citations],
-        }
+        key = ("interpretation", entry.name)
+        cached = self.variant.cite_cache.get(key)
+        if cached is None:
+            cached = self.variant.cite_cache[key] = {
+                "rule": entry.name, "parameter": entry.name,
+                "status": "house_rule" if entry.house_rule else entry.status,
+                "value": entry.value, "note": entry.note,
+                "citations": [] if entry.house_rule else [c.as_dict() for c in entry.citations],
+            }
+        self.interpretations[entry.name] = cached
 
     def wild(self, card: str) -> bool:
         """Whether ``card`` is wild in this variant (may raise NotStated for twos)."""
@@ -89,52 +126,51 @@ class RulingContext:
         return self.param(f"card_value.{card[:-1]}")
 
     # --- checks ----------------------------------------------------------
-    @contextmanager
-    def rule(self, rule_id: str) -> Iterator[_Rule]:
-        """Run one check; record pass, fail, or undetermined with its citations."""
+    def rule(self, rule_id: str) -> "_RuleBlock":
+        """Run one check; record pass, fail, or undetermined with its citations.
+
+        Use as ``with ctx.rule("pile.frozen.natural_pair") as r: ... r.result(ok, why)``.
+        A missing fact or an unstated parameter inside the block makes the check
+        undetermined; a block that records no result does not appear at all.
+        """
         assert rule_id in RULES, rule_id
-        outer, self._current = self._current, _Rule(rule_id)
-        current = self._current
-        try:
-            yield current
-        except MissingFact as e:
-            if e.pointer not in self.missing:
-                self.missing.append(e.pointer)
-            current.result(None, f"Needs {e.pointer}, which the situation does not give.")
-        except NotStated as e:
-            if e.name not in self.not_stated:
-                self.not_stated.append(e.name)
-            current.result(None, f"The {self.variant.id} text does not settle {e.name}; "
-                                 f"a house rule can (see interpretations).")
-        finally:
-            self._current = outer
-        if current.decided:
-            self._record(current)
+        return _RuleBlock(self, rule_id)
 
     def skip(self) -> None:
         """Used inside a rule block when the check does not apply after all."""
 
     def _record(self, rule: _Rule) -> None:
-        names = rule.params or list(RULES[rule.id][1])
-        citations, house = [], []
-        for name in names:
-            entry = self.variant.entry(name)
-            if entry.house_rule:
-                house.append({"parameter": name, "value": entry.value})
-            else:
-                citations += [c.as_dict() for c in entry.citations]
-            if not rule.params and (entry.house_rule or entry.status != "stated"):
-                self._interpret(entry)
-        seen, unique = set(), []
-        for c in citations:
-            key = (c["start"], c["end"])
-            if key not in seen:
-                seen.add(key)
-                unique.append(c)
-        reason = {"rule": rule.id, "passed": rule.passed, "explanation": rule.explanation, "citations": unique}
+        names = tuple(rule.params) or RULES[rule.id][1]
+        citations, house = self._citations(names)
+        if not rule.params:
+            for name in names:
+                entry = self.variant.entry(name)
+                if entry.house_rule or entry.status != "stated":
+                    self._interpret(entry)
+        # Citation dicts are shared between rulings of one variant: treat responses as read-only.
+        reason = {"rule": rule.id, "passed": rule.passed, "explanation": rule.explanation,
+                  "parameters": list(names), "citations": list(citations)}
         if house:
-            reason["house_rules"] = house
+            reason["house_rules"] = list(house)
         self.reasons.append(reason)
+
+    def _citations(self, names: tuple[str, ...]) -> tuple[list[dict], list[dict]]:
+        """The document citations and house rules behind a set of parameters, deduplicated, cached per variant."""
+        cache = self.variant.cite_cache
+        hit = cache.get(names)
+        if hit is None:
+            citations, house, seen = [], [], set()
+            for name in names:
+                entry = self.variant.entry(name)
+                if entry.house_rule:
+                    house.append({"parameter": name, "value": entry.value})
+                    continue
+                for c in entry.citations:
+                    if (c.start, c.end) not in seen:
+                        seen.add((c.start, c.end))
+                        citations.append(c.as_dict())
+            hit = cache[names] = (citations, house)
+        return hit
 
     # --- result ------------------------------------------------------------
     def verdict(self) -> str:

@@ -33,12 +33,15 @@ def parse_cards(value: Any, ptr: str, errors: list[dict]) -> list[str]:
     if not isinstance(value, list):
         errors.append({"pointer": ptr, "detail": "must be a list of card codes"})
         return []
-    out = []
-    for i, code in enumerate(value):
-        try:
-            out.append(cards.parse(code))
-        except cards.CardError as e:
-            errors.append({"pointer": f"{ptr}/{i}", "detail": str(e)})
+    fast = cards.canonical_or_none
+    out = [fast(code) for code in value]
+    if None in out:  # slow path: spelled variants (10/T, suit symbols, lower case) and errors
+        out = []
+        for i, code in enumerate(value):
+            try:
+                out.append(cards.parse(code))
+            except cards.CardError as e:
+                errors.append({"pointer": f"{ptr}/{i}", "detail": str(e)})
     return out
 
 
@@ -146,13 +149,17 @@ class Situation:
         return self.need(self.has_melded, "player", "has_melded")
 
 
-def card_locations(situation: Situation, action_cards: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Every physical card the request shows, with the pointer where it stands.
+def all_cards(situation: Situation) -> list[str]:
+    """Every physical card the situation shows (hand, pile, both teams' melds)."""
+    out = list(situation.hand or ()) + list(situation.pile or ())
+    for side in (situation.team, situation.opponents):
+        for meld in side.melds or ():
+            out += meld
+    return out
 
-    Cards the action names from the hand are already counted in the hand, so
-    only action cards that are not in the hand (pile cards used in a take) are
-    counted again by the caller.
-    """
+
+def card_locations(situation: Situation, action_cards: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The same cards with the pointer where each stands (built only to explain an error)."""
     base = situation.base
     out: list[tuple[str, str]] = []
     if situation.hand is not None:
@@ -165,22 +172,28 @@ def card_locations(situation: Situation, action_cards: list[tuple[str, str]]) ->
     return out + action_cards
 
 
-def check_deck(variant, locations: list[tuple[str, str]], red_threes_laid: list[tuple[int, str]]) -> None:
-    """Raise a 422 naming the first card that the variant's deck cannot hold so many of."""
+def check_deck(variant, shown: list[str], locate, red_threes_laid: list[tuple[int, str]]) -> None:
+    """Raise a 422 naming the first card that the variant's deck cannot hold so many of.
+
+    ``shown`` is every card in play; ``locate()`` gives the same cards with
+    their pointers and is called only when there is an error to explain.
+    """
     decks, jokers = variant.value("deck.decks"), variant.value("deck.jokers")
-    counts: Counter = Counter()
-    errors = []
-    for card, ptr in locations:
-        counts[card] += 1
-        limit = jokers if card == cards.JOKER else decks
-        if counts[card] == limit + 1:
-            errors.append({"pointer": ptr, "detail": f"{variant.id}'s deck holds {limit} {card}; this is one more"})
+    counts = Counter(shown)
     red_limit = 2 * decks
     laid = sum(n for n, _ in red_threes_laid)
-    shown = counts["3H"] + counts["3D"]
-    if laid + shown > red_limit:
+    over = [c for c, n in counts.items() if n > (jokers if c == cards.JOKER else decks)]
+    if not over and laid + counts["3H"] + counts["3D"] <= red_limit:
+        return
+    errors, seen = [], Counter()
+    for card, ptr in locate():
+        seen[card] += 1
+        limit = jokers if card == cards.JOKER else decks
+        if seen[card] == limit + 1:
+            errors.append({"pointer": ptr, "detail": f"{variant.id}'s deck holds {limit} {card}; this is one more"})
+    shown_reds = counts["3H"] + counts["3D"]
+    if laid + shown_reds > red_limit:
         ptr = next((p for n, p in red_threes_laid if n), red_threes_laid[0][1] if red_threes_laid else "")
-        errors.append({"pointer": ptr, "detail": f"{laid + shown} red threes in all, but {variant.id}'s deck holds "
-                                                 f"{red_limit}"})
-    if errors:
-        raise InputError(errors)
+        errors.append({"pointer": ptr, "detail": f"{laid + shown_reds} red threes in all, but {variant.id}'s deck "
+                                                 f"holds {red_limit}"})
+    raise InputError(errors)

@@ -42,6 +42,11 @@ class Citation:
                 "quote": self.quote, "start": self.start, "end": self.end}
 
 
+def citation_dicts(citations: tuple[Citation, ...]) -> list[dict]:
+    """Fresh JSON-ready copies of citations (responses may be changed by callers)."""
+    return [c.as_dict() for c in citations]
+
+
 @dataclass(frozen=True)
 class Entry:
     """One parameter of one variant: value, status, note and citations."""
@@ -72,6 +77,8 @@ class Variant:
     text: str
     headings: tuple[str, ...]
     params: dict[str, Entry] = field(default_factory=dict)
+    # rule citations computed once per set of parameters (rulings ask for the same sets again and again)
+    cite_cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def entry(self, name: str) -> Entry:
         return self.params[name]

@@ -127,3 +127,4 @@ QUOTES = {
     ("concealed go-out at 3000 with a bare canasta", N): "gå skjult ut uten å oppfylle åpningskravet",
     ("draw without the stock count", G): None,
 }
+QUOTES[("take unfrozen with a nine and a two", "da-ludo")] = "2'ere: 20 point"

@@ -184,3 +184,10 @@ ROWS = [
 HOUSE_RULES = {
     "unopened team, pile where the rule forbids it (house rule)": {"pile.before_opening": "forbidden"},
 }
+
+ROWS += [
+    ("take unfrozen with a nine and a plain card", base(), {"type": "take_pile", "with": ["9H", "5C"]},
+     "pile.unfrozen.natural_and_wild", "I I I I"),
+    ("take unfrozen with a nine and a two", base(player={"hand": ["9H", "2C", "5C"]}),
+     {"type": "take_pile", "with": ["9H", "2C"]}, "pile.unfrozen.natural_and_wild", "L L U L"),
+]

@@ -12,6 +12,10 @@ Layout:
 * :mod:`web_api.fields` -- strict marshmallow fields and :func:`~web_api.fields.load_or_422`.
 * :mod:`web_api.variants_api` -- ``/v1/variants``; :func:`~web_api.variants_api.get_variant`.
 * :mod:`web_api.meta_api` -- ``/healthz`` and ``/openapi.yaml``.
+* :mod:`web_api.schemas` -- marshmallow request schemas for the POST endpoints.
+* :mod:`web_api.rulings_api` -- ``/v1/adjudicate`` and ``/v1/rules``.
+* :mod:`web_api.scoring_api` -- ``/v1/score``.
+* :mod:`web_api.compare_api` -- ``/v1/compare`` and ``/v1/matrix``.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from flask import Flask
 
 from adjudicator.variants import load_all
 
-from . import meta_api, variants_api
+from . import compare_api, meta_api, rulings_api, scoring_api, variants_api
 from .problems import register_error_handlers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,4 +53,7 @@ def create_app(config: dict | None = None) -> Flask:
     register_error_handlers(app)
     app.register_blueprint(meta_api.bp)
     app.register_blueprint(variants_api.bp)
+    app.register_blueprint(rulings_api.bp)
+    app.register_blueprint(scoring_api.bp)
+    app.register_blueprint(compare_api.bp)
     return app
