@@ -29,7 +29,7 @@ def parse(code: object) -> str:
     """Return the canonical code for ``code`` or raise :class:`CardError`."""
     if not isinstance(code, str):
         raise CardError(code)
-    canonical = _CANONICAL.get(code)
+    canonical = CANONICAL.get(code)
     if canonical is not None:
         return canonical
     text = code.strip().upper()
@@ -43,16 +43,12 @@ def parse(code: object) -> str:
     return rank + suit
 
 
-_CANONICAL: dict[str, str] = {}
+# Every canonical code maps to itself: the fast path of parse() and of situation parsing.
+CANONICAL: dict[str, str] = {}
 for _r in RANKS:
     for _s in SUITS:
-        _CANONICAL[_r + _s] = _r + _s
-_CANONICAL[JOKER] = JOKER
-
-
-def canonical_or_none(code: object) -> str | None:
-    """The canonical form of an already canonical code, else None (the fast path of :func:`parse`)."""
-    return _CANONICAL.get(code) if isinstance(code, str) else None
+        CANONICAL[_r + _s] = _r + _s
+CANONICAL[JOKER] = JOKER
 
 
 def rank(card: str) -> str:

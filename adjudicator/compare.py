@@ -90,12 +90,10 @@ agree are still listed per variant, with their status.
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from . import house_rules as house
 from .errors import InputError, NotStatedError, UnknownVariant, pointer
-from .ruling import RulingContext
 from .rules import RULES
 
 RULING_KEYS = ("situation", "action")
@@ -119,9 +117,13 @@ def compare(payload: dict, variants: dict) -> dict:
     run = _adjudicate if kind == "ruling" else _score
     results: list[dict] = []
     raised: list[InputError] = []
+    traces: dict[str, dict] = {}
     for vid in ids:
         try:
-            results.append({"variant": vid, kind: run({**single, "variant": vid}, variants)})
+            outcome = run({**single, "variant": vid}, variants)
+            if kind == "ruling":
+                outcome, traces[vid] = outcome
+            results.append({"variant": vid, kind: outcome})
         except UnknownVariant:
             raise
         except InputError as e:
@@ -131,15 +133,15 @@ def compare(payload: dict, variants: dict) -> dict:
         _raise_if_variant_independent(kind, payload, raised)
     answered = [r for r in results if kind in r]
     groups = _ruling_groups(answered) if kind == "ruling" else _score_groups(answered)
-    differences = _ruling_differences(answered, ruled, single) if kind == "ruling" else \
+    differences = _ruling_differences(answered, ruled, traces) if kind == "ruling" else \
         _score_differences(answered, ruled)
     return {"kind": kind, "variants": ids, "results": results, "agree": len(groups) <= 1, "groups": groups,
             "differences": differences}
 
 
-def _adjudicate(payload: dict, variants: dict) -> dict:
-    from .engine import adjudicate
-    return adjudicate(payload, variants)
+def _adjudicate(payload: dict, variants: dict) -> tuple[dict, dict]:
+    from .engine import adjudicate_traced
+    return adjudicate_traced(payload, variants)
 
 
 def _score(payload: dict, variants: dict) -> dict:
@@ -289,46 +291,6 @@ def _why(names: list[str], ruled: dict, ids: list[str]) -> tuple[list[str], str]
 # Ruling differences
 
 
-class _Tracer(RulingContext):
-    """A ruling context that also notes, per rule id, every parameter its checks read."""
-
-    def __init__(self, variant):
-        super().__init__(variant)
-        self.read: dict[str, list[str]] = {}
-
-    @contextmanager
-    def rule(self, rule_id: str) -> Iterator:
-        with super().rule(rule_id) as r:
-            yield r
-        names = self.read.setdefault(rule_id, [])
-        names += [n for n in r.params if n not in names]
-
-
-def _trace(variant, payload: dict, ruling: dict) -> dict[str, list[str]] | None:
-    """rule id -> parameters read, by re-running the ruling; None unless it reproduces ``ruling``'s reasons."""
-    try:
-        from . import engine
-        from .actions import check_in_hand, parse_action
-        from .ruling import NotStated
-        from .situation import MissingFact, Situation
-
-        situation = Situation(payload.get("situation") or {}, variant)
-        action = parse_action(payload.get("action"))
-        check_in_hand(action, situation.hand, situation.pile)
-        engine._check_counts(variant, situation, action)
-        ctx = _Tracer(variant)
-        try:
-            engine.HANDLERS[action.type](ctx, situation, action)
-        except (MissingFact, NotStated):
-            pass
-    except Exception:  # noqa: BLE001 - tracing is an aid; the citations still name the parameters
-        return None
-    if [(r["rule"], r["passed"], r["explanation"]) for r in ctx.reasons] != \
-            [(r["rule"], r["passed"], r["explanation"]) for r in ruling["reasons"]]:
-        return None
-    return ctx.read
-
-
 def _outcome(reasons: list[dict]) -> Any:
     if not reasons:
         return "not checked"
@@ -343,12 +305,11 @@ def _outcome(reasons: list[dict]) -> Any:
 _OUTCOME_WORD = {True: "passed", False: "failed", None: "undetermined", "not checked": "not checked"}
 
 
-def _ruling_differences(answered: list[dict], ruled: dict, payload: dict) -> list[dict]:
+def _ruling_differences(answered: list[dict], ruled: dict, skipped: dict[str, dict]) -> list[dict]:
     if len(answered) < 2:
         return []
     ids = [r["variant"] for r in answered]
     rulings = {r["variant"]: r["ruling"] for r in answered}
-    traces = {vid: _trace(ruled[vid], payload, rulings[vid]) for vid in ids}
     order: list[str] = []
     by_rule: dict[str, dict[str, list[dict]]] = {}
     for vid in ids:
@@ -364,13 +325,9 @@ def _ruling_differences(answered: list[dict], ruled: dict, payload: dict) -> lis
             continue
         names = list(RULES.get(rule_id, ("", ()))[1])
         for vid in ids:
-            trace = traces[vid]
-            if trace is not None:
-                names += trace.get(rule_id, [])
-            else:
-                for reason in per[vid]:
-                    names += _cited_parameters(ruled[vid], reason["citations"])
+            names += skipped[vid].get(rule_id, [])
             for reason in per[vid]:
+                names += reason["parameters"]
                 names += [h["parameter"] for h in reason.get("house_rules", [])]
                 names += [n for n in rulings[vid]["not_stated"] if f"does not settle {n};" in reason["explanation"]]
         names = list(dict.fromkeys(names))
@@ -383,7 +340,7 @@ def _ruling_differences(answered: list[dict], ruled: dict, payload: dict) -> lis
                 explanation = " ".join(dict.fromkeys(r["explanation"] for r in reasons))
                 citations = _unique([c for r in reasons for c in r["citations"]])
             else:
-                explanation = _not_checked(vid, rule_id, rulings[vid], traces[vid], ruled[vid])
+                explanation = _not_checked(vid, rule_id, rulings[vid], skipped[vid], ruled[vid])
                 citations = _citations_of(ruled[vid], names)
             entry = {"variant": vid, "passed": outcome, "outcome": _OUTCOME_WORD[outcome],
                      "explanation": explanation, "parameters": [param_value(ruled[vid], n) for n in names],
@@ -407,8 +364,8 @@ def _unique(citations: list[dict]) -> list[dict]:
     return out
 
 
-def _not_checked(vid: str, rule_id: str, ruling: dict, trace: dict | None, variant) -> str:
-    read = (trace or {}).get(rule_id) or []
+def _not_checked(vid: str, rule_id: str, ruling: dict, skipped: dict, variant) -> str:
+    read = skipped.get(rule_id) or []
     if read:
         shown = ", ".join(f"{n} = {_show(jsonable(variant.value(n)))}" for n in read)
         return f"Not checked under {vid}: with {shown} the check does not apply here."

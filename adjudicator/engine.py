@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import house_rules
-from .actions import Action, check_in_hand, parse_action
+from .actions import LABELS as LABELS_BY_TYPE, Action, check_in_hand, parse_action
 from .cards import JOKER, is_black_three, is_red_three, rank
 from .errors import InputError, UnknownVariant
 from .melds import check_meld, is_canasta, natural_rank, split
@@ -20,29 +20,44 @@ from .situation import MissingFact, Situation, all_cards, card_locations, check_
 
 def adjudicate(payload: dict, variants: dict) -> dict:
     """Rule on ``{variant, situation, action, house_rules?}``; raise InputError on impossible input."""
+    return adjudicate_traced(payload, variants)[0]
+
+
+def adjudicate_traced(payload: dict, variants: dict) -> tuple[dict, dict[str, list[str]]]:
+    """Like :func:`adjudicate`, plus the parameters read by checks that did not apply (rule id -> names).
+
+    Comparisons use the second part to say why a variant never reached a check.
+    """
     if not isinstance(payload, dict):
         raise InputError([{"pointer": "", "detail": "the request must be a JSON object"}])
     variant_id = payload.get("variant")
-    if variant_id not in variants:
+    if not isinstance(variant_id, str) or variant_id not in variants:
         raise UnknownVariant(variant_id, list(variants))
     variant = house_rules.apply(variants[variant_id], payload.get("house_rules"))
-    return rule_on(variant, payload.get("situation") or {}, payload.get("action"))
+    ctx = _rule(variant, payload.get("situation") or {}, payload.get("action"))
+    return ctx.result(LABELS_BY_TYPE[ctx.action_type]), ctx.skipped
 
 
 def rule_on(variant, situation_raw: dict, action_raw: dict) -> dict:
     """Rule on one action under an already chosen (and house-ruled) variant."""
+    ctx = _rule(variant, situation_raw, action_raw)
+    return ctx.result(LABELS_BY_TYPE[ctx.action_type])
+
+
+def _rule(variant, situation_raw: dict, action_raw: dict) -> RulingContext:
     situation = Situation(situation_raw, variant)
     action = parse_action(action_raw)
     check_in_hand(action, situation.hand, situation.pile)
     _check_counts(variant, situation, action)
     ctx = RulingContext(variant)
+    ctx.action_type = action.type
     try:
         HANDLERS[action.type](ctx, situation, action)
     except MissingFact as e:
         ctx.missing.append(e.pointer)
     except NotStated as e:
         ctx.not_stated.append(e.name)
-    return ctx.result(action.label)
+    return ctx
 
 
 def _check_counts(variant, situation: Situation, action: Action) -> None:

@@ -65,6 +65,8 @@ class _RuleBlock:
             return False
         if current.decided:
             ctx._record(current)
+        elif current.params:
+            ctx.skipped.setdefault(current.id, current.params)
         return True
 
 
@@ -79,6 +81,8 @@ class RulingContext:
         self.missing: list[str] = []
         self.consequences: list[str] = []
         self._current: _Rule | None = None
+        # rule id -> parameters read by checks that found they did not apply (for comparisons)
+        self.skipped: dict[str, list[str]] = {}
 
     # --- parameters --------------------------------------------------------
     def param(self, name: str) -> Any:

@@ -453,6 +453,7 @@ def _check_tables(reader: Reader, teams: list[Team], players: int, team_size: in
 
 
 def _check_hand(reader: Reader, team: Team, team_size: int, errors: list) -> None:
+    """Red threes never stay in hand; a player alone who went out has no hand left at all."""
     for k, card in enumerate(team.hand or []):
         if is_red_three(card):
             ctx = reader.fresh()
@@ -461,7 +462,7 @@ def _check_hand(reader: Reader, team: Team, team_size: int, errors: list) -> Non
                     r.result(False, f"{card} is in {team.name}'s hand, but red threes are laid out at once; "
                                     f"count it in red_threes instead.")
             reader.absorb(ctx)
-            _collect(ctx, f"{team.ptr}/hand/{k}", [], errors, [])
+            _collect(ctx, f"{team.ptr}/hand/{k}", [], errors, [], "a red three in hand")
     left = bool(team.hand) or bool(team.counts.get("hand_points"))
     if team_size == 1 and team.went_out and left:
         field_name = "hand" if team.hand else "hand_points"
@@ -482,6 +483,7 @@ def _check_melds(reader: Reader, team: Team, errors: list, needs: list) -> None:
 
 
 def _check_one_per_rank(reader: Reader, team: Team, errors: list, needs: list) -> None:
+    """Two melds of one rank are refused where the text says so, and unsettled where it is silent."""
     ctx = reader.fresh()
     first: dict[str, int] = {}
     for j, meld in enumerate(team.melds):
@@ -494,12 +496,13 @@ def _check_one_per_rank(reader: Reader, team: Team, errors: list, needs: list) -
                 r.result(False, f"{team.name} has two melds of {meld_rank}s (melds {first[meld_rank] + 1} and "
                                 f"{j + 1}); a team holds one meld per rank.")
         reader.absorb(ctx)
-        _collect(ctx, f"{team.ptr}/melds/{j}", meld, errors, needs)
+        _collect(ctx, f"{team.ptr}/melds/{j}", meld, errors, needs, f"a second meld of {meld_rank}s")
         ctx = reader.fresh()
     reader.absorb(ctx)
 
 
 def _check_canastas_to_go_out(reader: Reader, team: Team, players: int, errors: list, needs: list) -> None:
+    """A team that went out must have had the canastas the text demands for going out."""
     ctx = reader.fresh()
     with ctx.rule("go_out.canasta_required") as r:
         need = (ctx.param("go_out.canastas_required") or {}).get(players)
@@ -512,10 +515,11 @@ def _check_canastas_to_go_out(reader: Reader, team: Team, players: int, errors: 
             r.result(have >= need, f"{team.name} went out with {have} canasta{'s' if have != 1 else ''}; "
                                    f"a team needs {need} to go out.")
     reader.absorb(ctx)
-    _collect(ctx, f"{team.ptr}/went_out", [], errors, needs)
+    _collect(ctx, f"{team.ptr}/went_out", [], errors, needs, "going out with this table")
 
 
-def _collect(ctx: RulingContext, ptr: str, cards: list[str], errors: list, needs: list) -> bool:
+def _collect(ctx: RulingContext, ptr: str, cards: list[str], errors: list, needs: list,
+             what: str = "this meld") -> bool:
     """Turn a check's failed reasons into 422 errors and its unsettled ones into needs; True if all passed."""
     clean = True
     for reason in ctx.reasons:
@@ -524,7 +528,7 @@ def _collect(ctx: RulingContext, ptr: str, cards: list[str], errors: list, needs
             clean = False
     for name in ctx.not_stated:
         at = next((k for k, c in enumerate(cards) if _wild_param(c) == name), None)
-        needs.append((ptr if at is None else f"{ptr}/{at}", name, "the legality of this cannot be judged"))
+        needs.append((ptr if at is None else f"{ptr}/{at}", name, f"whether {what} is allowed cannot be judged"))
         clean = False
     return clean
 
@@ -548,6 +552,8 @@ def _wild_param(card: str) -> str | None:
 
 @dataclass
 class Line:
+    """One score component; ``params`` are the parameters its points rest on (for its citations)."""
+
     item: str
     count: int | None
     points: int
@@ -734,6 +740,7 @@ def _no_canasta_lines(reader: Reader, team: Team, lines: list[Line]) -> list[Lin
 
 
 def _penalty_lines(reader: Reader, team: Team) -> list[Line]:
+    """One line per penalty kind, charged once per entry; a kind the text does not name is a 422."""
     lines = []
     for kind in PENALTY_KINDS:
         at = [i for i, k in enumerate(team.penalties) if k == kind]

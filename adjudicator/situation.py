@@ -33,8 +33,11 @@ def parse_cards(value: Any, ptr: str, errors: list[dict]) -> list[str]:
     if not isinstance(value, list):
         errors.append({"pointer": ptr, "detail": "must be a list of card codes"})
         return []
-    fast = cards.canonical_or_none
-    out = [fast(code) for code in value]
+    get = cards.CANONICAL.get
+    try:
+        out = [get(code) for code in value]
+    except TypeError:  # an unhashable item (a list or an object) where a code should be
+        out = [None]
     if None in out:  # slow path: spelled variants (10/T, suit symbols, lower case) and errors
         out = []
         for i, code in enumerate(value):

@@ -296,21 +296,6 @@ def test_majority_rule_against_a_wild_card_cap():
     assert param(entry(cap, "da-ludo"), "meld.max_wilds")["value"] is None
 
 
-def test_differences_without_the_trace_fall_back_on_citations(monkeypatch):
-    """Should re-running a ruling not reproduce it, the reason's citations still name its parameters."""
-    import adjudicator.compare as compare_module
-
-    traced = compare(payload("three naturals and three jokers"), VARIANTS)
-    monkeypatch.setattr(compare_module, "_trace", lambda *a: None)
-    result = compare(payload("three naturals and three jokers"), VARIANTS)
-    assert result["results"] == traced["results"]
-    assert [d["rule"] for d in result["differences"]] == [d["rule"] for d in traced["differences"]]
-    majority = difference(result, "meld.natural_majority")
-    assert "meld.natural_majority" in majority["differing_parameters"]
-    assert param(entry(majority, "da-ludo"), "meld.natural_majority")["value"] is True
-    assert "Not checked under sv-classic" in entry(majority, "sv-classic")["explanation"]
-
-
 def test_going_out_without_a_canasta():
     result = compare(payload("go out without a canasta"), VARIANTS)
     ludo = by_variant(result)["da-ludo"]["ruling"]

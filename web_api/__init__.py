@@ -56,4 +56,5 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(rulings_api.bp)
     app.register_blueprint(scoring_api.bp)
     app.register_blueprint(compare_api.bp)
+    from .page import bp as page_bp; app.register_blueprint(page_bp)  # noqa: E702 -- the phone page: / and /web/<file>
     return app

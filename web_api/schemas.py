@@ -25,6 +25,8 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validates_schema
 from marshmallow.validate import Length, OneOf, Range
 
+from adjudicator.parameters import PARAMETERS
+
 from .fields import StrictBoolean, StrictInteger, StrictString, load_or_422, messages_to_errors, validation_problem
 from .problems import ApiProblem
 
@@ -35,14 +37,16 @@ MAX_TEAMS = 6
 MAX_ROUNDS = 200
 MAX_NAME_LENGTH = 64
 MAX_SCORE = 1_000_000  # |cumulative score|; real games end near 10,000
-MAX_POINTS = 100_000  # one round's counted points, either sign
-MAX_COUNT = 55  # canastas in one round: 110 cards make at most 15, but keep room for odd tables
+MAX_POINTS = 100_000  # melded or hand points of one team in one round
+MAX_COUNT = 55  # canastas of one team in one round (110 cards make at most 15)
 MAX_PENALTIES = 100
 MAX_HOUSE_RULES = 200
 MAX_VARIANTS = 64
 ACTION_TYPES = ("draw", "take_pile", "meld", "go_out", "discard")
 DREW = ("stock", "pile")
 RANK_MAX_LENGTH = 4
+# Penalty kinds are the catalogue's score.penalty_<kind> parameters ("hint", "unverifiable_count").
+PENALTY_KINDS = tuple(p.name.removeprefix("score.penalty_") for p in PARAMETERS if p.name.startswith("score.penalty_"))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -155,7 +159,7 @@ class AdjudicateRequest(StrictSchema):
 
 
 class PenaltySchema(StrictSchema):
-    kind = StrictString(required=True, validate=Length(min=1, max=MAX_NAME_LENGTH))
+    kind = StrictString(required=True, validate=OneOf(PENALTY_KINDS))
 
 
 class ScoreTeamSchema(StrictSchema):
@@ -167,10 +171,10 @@ class ScoreTeamSchema(StrictSchema):
     went_out = StrictBoolean()
     concealed = StrictBoolean()
     penalties = fields.List(fields.Nested(PenaltySchema), validate=Length(max=MAX_PENALTIES))
-    melded_points = StrictInteger(validate=Range(min=-MAX_POINTS, max=MAX_POINTS))
+    melded_points = StrictInteger(validate=Range(min=0, max=MAX_POINTS))
     natural_canastas = StrictInteger(validate=Range(min=0, max=MAX_COUNT))
     mixed_canastas = StrictInteger(validate=Range(min=0, max=MAX_COUNT))
-    hand_points = StrictInteger(validate=Range(min=-MAX_POINTS, max=MAX_POINTS))
+    hand_points = StrictInteger(validate=Range(min=0, max=MAX_POINTS))
 
 
 def score_teams(**kwargs: Any) -> fields.List:

@@ -1,0 +1,557 @@
+"""HTTP benchmark of the production server: gunicorn with ``gunicorn.conf.py``, on loopback.
+
+    .venv/bin/python bench/http_bench.py                       # measure, print the table
+    .venv/bin/python bench/http_bench.py --write BENCHMARKS.md # ... and write it into BENCHMARKS.md
+    .venv/bin/python bench/http_bench.py --sweep               # compare gunicorn worker settings
+
+What it does:
+
+1. Builds request bodies from the test tables (``tests/ruling_table.py`` for
+   ``/v1/adjudicate`` and ``/v1/compare``, ``tests/test_scoring.py`` for
+   ``/v1/score``) and keeps only those the app answers with 200 (checked
+   in-process with Flask's test client before the server starts).
+2. Starts ``gunicorn -c gunicorn.conf.py app:app`` bound to ``127.0.0.1`` on a
+   free port (the production config otherwise unchanged: ``WEB_CONCURRENCY``
+   and the worker class come from the config's defaults unless ``--workers`` /
+   ``--worker-class`` / ``--threads`` override them), and waits for ``/healthz``.
+3. Drives it from a separate process: ``wrk`` (with a Lua script that cycles
+   through the POST bodies) when it is on ``PATH``, else a Python client
+   (``http.client`` with keep-alive, one thread per connection, spread over
+   ``nproc`` processes). Every run is bounded by ``--duration`` seconds, and
+   the Python client also by ``--max-requests`` per connection.
+4. Reports requests/s, p50 and p99 latency and throughput relative to the
+   ``/healthz`` baseline of the same run, plus start-up time (median of
+   ``--startup-runs`` fresh interpreters running ``import app``, which loads
+   and verifies every variant) and the time until gunicorn answers ``/healthz``.
+
+Only loopback is used; the server and every child process are stopped on exit.
+The load generator runs on the same machine as the server and takes some of
+its CPU: the numbers are a floor, and the ratios to ``/healthz`` are the
+comparable figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import http.client
+import json
+import multiprocessing as mp
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+VENV_BIN = ROOT / ".venv" / "bin"
+
+TARGETS = {  # endpoint -> minimum throughput ratio to /healthz
+    "POST /v1/adjudicate": 0.75,
+    "POST /v1/compare": 0.5,
+}
+P99_TARGET_MS = 20.0
+STARTUP_TARGET_S = 0.5
+
+# ----------------------------------------------------------------------------------------------
+# Workloads
+
+
+def _import_tables():
+    sys.path[:0] = [str(ROOT), str(TESTS)]
+    from ruling_table import HOUSE_RULES, ROWS  # noqa: PLC0415
+
+    try:
+        from test_scoring import CASES as SCORE_CASES  # noqa: PLC0415
+    except Exception:  # noqa: BLE001 -- the scoring table is optional; fall back to one round
+        SCORE_CASES = []
+    return ROWS, HOUSE_RULES, SCORE_CASES
+
+
+FALLBACK_ROUND = {
+    "variant": "sv-classic", "players": 4,
+    "teams": [{"name": "Vi", "melds": [["KH", "KS", "KD", "KC", "KH", "KS", "KD"]], "hand": ["5C"], "went_out": True},
+              {"name": "De", "melds": [["QH", "QS", "QD"]], "hand": ["JK", "5H"]}],
+}
+
+
+def build_workloads() -> dict[str, dict]:
+    """``{label: {"method", "path", "bodies": [bytes], "mix": str}}``; bodies answered 200 in-process."""
+    rows, house_rules, score_cases = _import_tables()
+    from adjudicator.variants import load_all  # noqa: PLC0415
+    from web_api import create_app  # noqa: PLC0415
+
+    app = create_app()
+    client = app.test_client()
+    variants = sorted(load_all())
+
+    def keep_ok(path: str, payloads: list[dict]) -> tuple[list[bytes], list[dict]]:
+        bodies, kept = [], []
+        for payload in payloads:
+            raw = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+            resp = client.post(path, data=raw, content_type="application/json")
+            if resp.status_code == 200:
+                bodies.append(raw)
+                kept.append(payload)
+        return bodies, kept
+
+    adjudicate = []
+    for name, situation, action, _rule, _codes in rows:
+        for vid in variants:
+            payload = {"variant": vid, "situation": situation, "action": action}
+            if house_rules.get(name):
+                payload["house_rules"] = house_rules[name]
+            adjudicate.append(payload)
+    adj_bodies, adj_kept = keep_ok("/v1/adjudicate", adjudicate)
+
+    compare = []
+    for name, situation, action, _rule, _codes in rows:
+        payload = {"situation": situation, "action": action}  # no "variants": all four
+        if house_rules.get(name):
+            payload["house_rules"] = house_rules[name]
+        compare.append(payload)
+    cmp_bodies, cmp_kept = keep_ok("/v1/compare", compare)
+
+    score = []
+    for case in score_cases:
+        _id, variant, players, house, teams = case[:5]
+        payload = {"variant": variant, "teams": teams}
+        if players is not None:
+            payload["players"] = players
+        if house:
+            payload["house_rules"] = house
+        score.append(payload)
+    score_bodies, score_kept = keep_ok("/v1/score", score or [FALLBACK_ROUND])
+    if not score_bodies:
+        score_bodies, score_kept = keep_ok("/v1/score", [FALLBACK_ROUND])
+
+    def mix(kept: list[dict], key) -> str:
+        counts: dict[str, int] = {}
+        for p in kept:
+            counts[key(p)] = counts.get(key(p), 0) + 1
+        return ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
+
+    return {
+        "GET /healthz": {"method": "GET", "path": "/healthz", "bodies": [], "mix": "baseline"},
+        "POST /v1/adjudicate": {
+            "method": "POST", "path": "/v1/adjudicate", "bodies": adj_bodies,
+            "mix": f"{len(adj_bodies)} bodies ({mix(adj_kept, lambda p: p['action']['type'])}) "
+                   f"over {len({p['variant'] for p in adj_kept})} variants"},
+        "POST /v1/compare": {
+            "method": "POST", "path": "/v1/compare", "bodies": cmp_bodies,
+            "mix": f"{len(cmp_bodies)} rulings ({mix(cmp_kept, lambda p: p['action']['type'])}), "
+                   f"each under all {len(variants)} variants"},
+        "POST /v1/score": {
+            "method": "POST", "path": "/v1/score", "bodies": score_bodies,
+            "mix": f"{len(score_bodies)} rounds ({mix(score_kept, lambda p: p['variant'])})"},
+    }
+
+
+# ----------------------------------------------------------------------------------------------
+# The server
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def gunicorn_bin() -> str:
+    exe = VENV_BIN / "gunicorn"
+    return str(exe) if exe.exists() else shutil.which("gunicorn") or "gunicorn"
+
+
+class Server:
+    """``gunicorn -c gunicorn.conf.py app:app -b 127.0.0.1:<port>`` plus optional overrides."""
+
+    def __init__(self, workers: int | None, worker_class: str | None, threads: int | None,
+                 keepalive: int | None, log_dir: Path):
+        self.port = free_port()
+        self.cmd = [gunicorn_bin(), "-c", "gunicorn.conf.py", "app:app", "-b", f"127.0.0.1:{self.port}"]
+        if workers:
+            self.cmd += ["-w", str(workers)]
+        if worker_class:
+            self.cmd += ["-k", worker_class]
+        if threads:
+            self.cmd += ["--threads", str(threads)]
+        if keepalive is not None:
+            self.cmd += ["--keep-alive", str(keepalive)]
+        self.log_path = log_dir / f"gunicorn-{self.port}.log"
+        self.proc: subprocess.Popen | None = None
+        self.ready_s = float("nan")
+
+    def __enter__(self) -> "Server":
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        log = open(self.log_path, "wb")  # noqa: SIM115 -- closed with the process
+        t0 = time.perf_counter()
+        self.proc = subprocess.Popen(self.cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        log.close()
+        deadline = t0 + 60
+        while time.perf_counter() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}; see {self.log_path}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=1) as resp:
+                    if resp.status == 200:
+                        self.ready_s = time.perf_counter() - t0
+                        return self
+            except OSError:
+                time.sleep(0.02)
+        self.__exit__()
+        raise RuntimeError(f"gunicorn did not answer /healthz within 60 s; see {self.log_path}")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __exit__(self, *exc) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)  # graceful shutdown of the master and its workers
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+    def errors_in_log(self) -> list[str]:
+        text = self.log_path.read_text(encoding="utf-8", errors="replace")
+        return [ln for ln in text.splitlines() if "[ERROR]" in ln or "Traceback" in ln or "WORKER TIMEOUT" in ln]
+
+
+# ----------------------------------------------------------------------------------------------
+# Load generators
+
+LUA_TEMPLATE = r"""
+-- generated by bench/http_bench.py: cycle through pre-formatted requests
+local bodies = {
+%(bodies)s
+}
+local requests = {}
+local counter = 0
+
+init = function(args)
+  for i, body in ipairs(bodies) do
+    requests[i] = wrk.format("%(method)s", "%(path)s",
+      {["Content-Type"] = "application/json", ["Accept"] = "application/json"}, body)
+  end
+  if #requests == 0 then requests[1] = wrk.format("%(method)s", "%(path)s") end
+end
+
+request = function()
+  counter = counter %% #requests + 1
+  return requests[counter]
+end
+
+done = function(summary, latency, requests)
+  io.write(string.format("BENCH_JSON {\"requests\": %%d, \"duration_us\": %%d, \"p50_us\": %%d, \"p90_us\": %%d, " ..
+    "\"p99_us\": %%d, \"max_us\": %%d, \"connect_errors\": %%d, \"read_errors\": %%d, \"write_errors\": %%d, " ..
+    "\"status_errors\": %%d, \"timeouts\": %%d}\n",
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(90), latency:percentile(99),
+    latency.max, summary.errors.connect, summary.errors.read, summary.errors.write, summary.errors.status,
+    summary.errors.timeout))
+end
+"""
+
+
+def lua_string(raw: bytes) -> str:
+    """A Lua long-bracket string literal that cannot be closed by the body's own text."""
+    text = raw.decode("utf-8")
+    level = 0
+    while ("]" + "=" * level + "]") in text:
+        level += 1
+    eq = "=" * level
+    return f"[{eq}[{text}]{eq}]"
+
+
+def run_wrk(url: str, work: dict, connections: int, duration: float, threads: int, tmp: Path) -> dict:
+    script = tmp / f"{work['path'].strip('/').replace('/', '_') or 'root'}.lua"
+    script.write_text(LUA_TEMPLATE % {
+        "bodies": ",\n".join(lua_string(b) for b in work["bodies"]),
+        "method": work["method"], "path": work["path"]}, encoding="utf-8")
+    cmd = ["wrk", "-t", str(min(threads, connections)), "-c", str(connections), "-d", f"{max(1, round(duration))}s",
+           "--timeout", "10s", "-s", str(script), url]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=duration + 60, check=True).stdout
+    match = re.search(r"^BENCH_JSON (.*)$", out, flags=re.M)
+    if not match:
+        raise RuntimeError(f"wrk printed no summary:\n{out}")
+    data = json.loads(match.group(1))
+    seconds = data["duration_us"] / 1e6
+    errors = sum(data[k] for k in ("connect_errors", "read_errors", "write_errors", "timeouts"))
+    return {"requests": data["requests"], "rps": data["requests"] / seconds, "p50_ms": data["p50_us"] / 1000,
+            "p99_ms": data["p99_us"] / 1000, "max_ms": data["max_us"] / 1000,
+            "non_2xx": data["status_errors"], "socket_errors": errors, "client": "wrk"}
+
+
+def _py_worker(host: str, port: int, work: dict, threads: int, deadline: float, max_requests: int,
+               out: mp.Queue) -> None:
+    """One client process: ``threads`` keep-alive connections, each sending requests back to back."""
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    bodies = work["bodies"] or [None]
+    latencies: list[list[float]] = [[] for _ in range(threads)]
+    status_errors = [0] * threads
+    socket_errors = [0] * threads
+
+    def loop(i: int) -> None:
+        conn = http.client.HTTPConnection(host, port, timeout=10)
+        n = i
+        while time.monotonic() < deadline and len(latencies[i]) < max_requests:
+            body = bodies[n % len(bodies)]
+            n += 1
+            t0 = time.perf_counter()
+            try:
+                conn.request(work["method"], work["path"], body=body, headers=headers if body else {})
+                resp = conn.getresponse()
+                resp.read()
+                if resp.will_close:  # e.g. the sync worker closes after each response
+                    conn.close()
+            except (OSError, http.client.HTTPException):
+                socket_errors[i] += 1
+                conn.close()
+                continue
+            latencies[i].append(time.perf_counter() - t0)
+            if not 200 <= resp.status < 400:
+                status_errors[i] += 1
+        conn.close()
+
+    pool = [threading.Thread(target=loop, args=(i,)) for i in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    out.put(([x for lat in latencies for x in lat], sum(status_errors), sum(socket_errors)))
+
+
+def run_python(url: str, work: dict, connections: int, duration: float, max_requests: int) -> dict:
+    host, port = "127.0.0.1", int(url.rsplit(":", 1)[1])
+    nprocs = max(1, min(os.cpu_count() or 1, connections))
+    shares = [connections // nprocs + (1 if i < connections % nprocs else 0) for i in range(nprocs)]
+    ctx = mp.get_context("spawn")
+    out = ctx.Queue()
+    start = time.monotonic()
+    deadline = start + duration
+    procs = [ctx.Process(target=_py_worker, args=(host, port, work, n, deadline, max_requests, out), daemon=True)
+             for n in shares if n]
+    for p in procs:
+        p.start()
+    results = [out.get(timeout=duration + 60) for _ in procs]
+    for p in procs:
+        p.join(timeout=10)
+    elapsed = time.monotonic() - start
+    lat = sorted(x for r in results for x in r[0])
+    if not lat:
+        raise RuntimeError("no request completed")
+
+    def pct(q: float) -> float:
+        return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000
+
+    return {"requests": len(lat), "rps": len(lat) / elapsed, "p50_ms": pct(0.50), "p99_ms": pct(0.99),
+            "max_ms": lat[-1] * 1000, "non_2xx": sum(r[1] for r in results),
+            "socket_errors": sum(r[2] for r in results), "client": "python"}
+
+
+# ----------------------------------------------------------------------------------------------
+# Start-up
+
+
+def startup_times(runs: int) -> list[float]:
+    code = "import time; t = time.perf_counter(); import app; print(time.perf_counter() - t)"
+    python = str(VENV_BIN / "python") if (VENV_BIN / "python").exists() else sys.executable
+    times = []
+    for _ in range(runs):
+        out = subprocess.run([python, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                             timeout=60, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        times.append(float(out.stdout.strip().splitlines()[-1]))
+    return times
+
+
+# ----------------------------------------------------------------------------------------------
+# Reporting
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"nproc {os.cpu_count()}, {model}, Linux {platform.release()}, Python {platform.python_version()}"
+
+
+def measure(args, workloads: dict, tmp: Path, label: str | None = None) -> dict:
+    use_wrk = args.client == "wrk" or (args.client == "auto" and shutil.which("wrk"))
+    results: dict[str, dict] = {}
+    with Server(args.workers, args.worker_class, args.threads, args.keepalive, tmp) as server:
+        for name, work in workloads.items():
+            if args.only and name not in args.only and name != "GET /healthz":
+                continue
+            # warm-up: every worker imports the engine modules lazily on its first request
+            warm = min(2.0, args.duration)
+            if use_wrk:
+                run_wrk(server.url, work, args.connections, warm, args.wrk_threads, tmp)
+                res = run_wrk(server.url, work, args.connections, args.duration, args.wrk_threads, tmp)
+            else:
+                run_python(server.url, work, args.connections, warm, args.max_requests)
+                res = run_python(server.url, work, args.connections, args.duration, args.max_requests)
+            results[name] = res
+            print(f"  {label or ''} {name:22s} {res['rps']:8.0f} req/s  p50 {res['p50_ms']:6.2f} ms  "
+                  f"p99 {res['p99_ms']:6.2f} ms  non-2xx {res['non_2xx']}  socket errors {res['socket_errors']}",
+                  flush=True)
+        log_errors = server.errors_in_log()
+        ready = server.ready_s
+        cmd = server.cmd
+    base = results["GET /healthz"]["rps"]
+    for res in results.values():
+        res["ratio"] = res["rps"] / base
+    return {"results": results, "ready_s": ready, "log_errors": log_errors, "server_cmd": cmd}
+
+
+def table(results: dict, workloads: dict) -> str:
+    lines = ["| endpoint | requests/s | p50 ms | p99 ms | vs /healthz | target | met | non-2xx |",
+             "|---|---:|---:|---:|---:|---|---|---:|"]
+    for name, res in results.items():
+        target = TARGETS.get(name)
+        tgt = [f"p99 < {P99_TARGET_MS:.0f} ms"]
+        ok = res["p99_ms"] < P99_TARGET_MS
+        if target:
+            tgt.insert(0, f"≥ {target:.2f}×")
+            ok = ok and res["ratio"] >= target
+        lines.append(f"| `{name}` | {res['rps']:,.0f} | {res['p50_ms']:.2f} | {res['p99_ms']:.2f} | "
+                     f"{res['ratio']:.2f}× | {', '.join(tgt)} | {'yes' if ok else '**no**'} | "
+                     f"{res['non_2xx'] + res['socket_errors']} |")
+    return "\n".join(lines)
+
+
+def missed_targets(results: dict, startup_median: float) -> list[str]:
+    missed = []
+    for name, res in results.items():
+        if name in TARGETS and res["ratio"] < TARGETS[name]:
+            missed.append(f"{name}: throughput {res['ratio']:.2f}× of /healthz, target ≥ {TARGETS[name]:.2f}×")
+        if res["p99_ms"] >= P99_TARGET_MS:
+            missed.append(f"{name}: p99 {res['p99_ms']:.1f} ms, target < {P99_TARGET_MS:.0f} ms")
+    if startup_median >= STARTUP_TARGET_S:
+        missed.append(f"start-up: median {startup_median:.3f} s, target < {STARTUP_TARGET_S} s")
+    return missed
+
+
+def write_section(path: Path, section: str) -> None:
+    """Replace the generated block of ``path`` (or append it) with ``section``."""
+    begin, end = "<!-- http_bench:begin -->", "<!-- http_bench:end -->"
+    block = f"{begin}\n{section.rstrip()}\n{end}\n"
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n\n"
+    if begin in text and end in text:
+        text = text[:text.index(begin)] + block + text[text.index(end) + len(end):].lstrip("\n")
+    else:
+        text = text.rstrip("\n") + "\n\n" + block
+    path.write_text(text, encoding="utf-8")
+
+
+# ----------------------------------------------------------------------------------------------
+
+SWEEP = [  # (label, workers, worker class, threads, keepalive)
+    ("sync, 2 workers", 2, "sync", None, None),
+    ("sync, 4 workers (2×cores)", 4, "sync", None, None),
+    ("sync, 5 workers (2×cores+1)", 5, "sync", None, None),
+    ("gthread, 2 workers × 4 threads", 2, "gthread", 4, None),
+    ("gthread, 2 workers × 8 threads", 2, "gthread", 8, None),
+    ("gthread, 4 workers × 4 threads", 4, "gthread", 4, None),
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds per endpoint (max 120)")
+    parser.add_argument("--client", choices=("auto", "wrk", "python"), default="auto")
+    parser.add_argument("--wrk-threads", type=int, default=2)
+    parser.add_argument("--max-requests", type=int, default=200_000, help="per connection, Python client only")
+    parser.add_argument("--workers", type=int, help="override WEB_CONCURRENCY / the config's workers")
+    parser.add_argument("--worker-class", help="override the config's worker_class (sync, gthread)")
+    parser.add_argument("--threads", type=int, help="override the config's threads (gthread)")
+    parser.add_argument("--keepalive", type=int, help="override the config's keepalive (seconds)")
+    parser.add_argument("--startup-runs", type=int, default=7)
+    parser.add_argument("--only", action="append", help="endpoint label to run (repeatable); /healthz always runs")
+    parser.add_argument("--sweep", action="store_true", help="measure several gunicorn worker settings")
+    parser.add_argument("--write", type=Path, help="write the report into this markdown file (e.g. BENCHMARKS.md)")
+    args = parser.parse_args(argv)
+    args.duration = min(max(args.duration, 1.0), 120.0)
+    args.connections = min(max(args.connections, 1), 256)
+    if args.client == "wrk" and not shutil.which("wrk"):
+        parser.error("wrk is not on PATH (apt-get install -y wrk)")
+
+    workloads = build_workloads()
+    client = "wrk" if args.client == "wrk" or (args.client == "auto" and shutil.which("wrk")) else "python"
+    print(f"machine: {machine()}\nclient: {client}, {args.connections} connections, {args.duration:.0f} s per endpoint")
+    for name, work in workloads.items():
+        print(f"  {name}: {work['mix']}")
+
+    with tempfile.TemporaryDirectory(prefix="http_bench-") as tmpdir:
+        tmp = Path(tmpdir)
+        if args.sweep:
+            rows = []
+            for label, workers, klass, threads, keepalive in SWEEP:
+                args.workers, args.worker_class, args.threads, args.keepalive = workers, klass, threads, keepalive
+                run = measure(args, workloads, tmp, label)
+                rows.append((label, run["results"]))
+            names = list(rows[0][1])
+            head = "| setting | " + " | ".join(f"`{n}` req/s (p99 ms)" for n in names) + " |"
+            out = [head, "|---|" + "---:|" * len(names)]
+            for label, res in rows:
+                out.append(f"| {label} | " + " | ".join(
+                    f"{res[n]['rps']:,.0f} ({res[n]['p99_ms']:.1f})" for n in names) + " |")
+            print("\n" + "\n".join(out))
+            return 0
+
+        run = measure(args, workloads, tmp)
+    startup = startup_times(args.startup_runs)
+    median = statistics.median(startup)
+    results = run["results"]
+    tbl = table(results, workloads)
+    missed = missed_targets(results, median)
+    command = " ".join(["python", "bench/http_bench.py", *(argv if argv is not None else sys.argv[1:])])
+    server_cmd = " ".join(run["server_cmd"]).replace(str(ROOT) + "/", "")
+    report = [
+        f"## HTTP benchmark ({dt.datetime.now().astimezone():%Y-%m-%d %H:%M %Z})",
+        "",
+        f"- Command: `{command}`",
+        f"- Server: `{server_cmd}` (`gunicorn.conf.py` defaults otherwise; access log on, to a file)",
+        f"- Machine: {machine()}",
+        f"- Client: {client}, {args.connections} connections, {args.duration:.0f} s per endpoint after a warm-up, "
+        "on the same machine as the server (it takes some of the 2 cores)",
+        "- Bodies: " + "; ".join(f"`{n}`: {w['mix']}" for n, w in workloads.items() if w["bodies"]),
+        "",
+        tbl,
+        "",
+        f"Start-up (`import app`: imports + loading and verifying the four variants), median of {len(startup)} "
+        f"runs: **{median:.3f} s** (min {min(startup):.3f}, max {max(startup):.3f}); target < {STARTUP_TARGET_S} s: "
+        f"{'met' if median < STARTUP_TARGET_S else '**missed**'}. "
+        f"gunicorn answered `/healthz` {run['ready_s']:.2f} s after launch.",
+    ]
+    if run["log_errors"]:
+        report += ["", f"Server log errors ({len(run['log_errors'])}): " + "; ".join(run["log_errors"][:5])]
+    report += ["", "Missed targets: " + ("none." if not missed else "")]
+    report += [f"- {m}" for m in missed]
+    text = "\n".join(report)
+    print("\n" + text)
+    if args.write:
+        write_section(args.write, text)
+        print(f"\nwritten to {args.write}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
