@@ -182,6 +182,7 @@ class Table:
     def add(self, cards: list[str], to: str | None, label: str) -> None:
         """Cards onto the team's meld of a rank; the grown meld must still be legal."""
         ctx = self.ctx
+        target_rank = target = None
         with ctx.rule("meld.add.target") as r:
             target_rank = to or natural_rank(ctx, cards)
             if target_rank is None:

@@ -40,6 +40,7 @@ import multiprocessing as mp
 import os
 import platform
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -392,37 +393,121 @@ def machine() -> str:
     return f"nproc {os.cpu_count()}, {model}, Linux {platform.release()}, Python {platform.python_version()}"
 
 
+def _proc_cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU seconds used so far by ``root`` and its live descendants (the gunicorn master and workers)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    tree, frontier = {root}, [root]
+    while frontier:
+        pid = frontier.pop()
+        kids = [c for c, p in parents.items() if p == pid and c not in tree]
+        tree.update(kids)
+        frontier.extend(kids)
+    return sum(_proc_cpu_seconds(pid) for pid in tree)
+
+
+def system_busy_seconds() -> float:
+    """CPU seconds all processes on the machine have been busy (from /proc/stat, every core)."""
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    except (OSError, ValueError):
+        return float("nan")
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (values + [0] * 8)[:8]
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_seconds() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def wait_for_quiet(max_wait: float, threshold: float) -> float:
+    """Wait (at most ``max_wait`` s) until other programs use under ``threshold`` cores; returns their last load."""
+    deadline = time.monotonic() + max_wait
+    while True:
+        b0, t0 = system_busy_seconds(), time.monotonic()
+        time.sleep(0.5)
+        load = (system_busy_seconds() - b0) / (time.monotonic() - t0)
+        if load < threshold or time.monotonic() >= deadline:
+            return load
+
+
+def one_run(server: Server, args, work: dict, use_wrk: bool, tmp: Path, duration: float) -> dict:
+    """One bounded load run, with the server's CPU per request and the CPU other programs took meanwhile."""
+    if args.quiet_wait > 0:
+        wait_for_quiet(args.quiet_wait, args.quiet_threshold)
+    srv0, sys0, cli0, t0 = tree_cpu_seconds(server.proc.pid), system_busy_seconds(), children_cpu_seconds(), \
+        time.monotonic()
+    if use_wrk:
+        res = run_wrk(server.url, work, args.connections, duration, args.wrk_threads, tmp)
+    else:
+        res = run_python(server.url, work, args.connections, duration, args.max_requests)
+    elapsed = time.monotonic() - t0
+    srv = tree_cpu_seconds(server.proc.pid) - srv0
+    cli = children_cpu_seconds() - cli0
+    res["server_cpu_us"] = srv / max(res["requests"], 1) * 1e6
+    res["client_cores"] = cli / elapsed
+    res["foreign_cores"] = max(0.0, (system_busy_seconds() - sys0 - srv - cli) / elapsed)
+    return res
+
+
 def measure(args, workloads: dict, tmp: Path, label: str | None = None) -> dict:
-    use_wrk = args.client == "wrk" or (args.client == "auto" and shutil.which("wrk"))
-    results: dict[str, dict] = {}
+    """Start the server once; run every endpoint ``args.repeat`` times, interleaved; medians per endpoint."""
+    use_wrk = bool(args.client == "wrk" or (args.client == "auto" and shutil.which("wrk")))
+    names = [n for n in workloads if not args.only or n in args.only or n == "GET /healthz"]
+    runs: dict[str, list[dict]] = {n: [] for n in names}
     with Server(args.workers, args.worker_class, args.threads, args.keepalive, tmp) as server:
-        for name, work in workloads.items():
-            if args.only and name not in args.only and name != "GET /healthz":
-                continue
-            # warm-up: every worker imports the engine modules lazily on its first request
-            warm = min(2.0, args.duration)
-            if use_wrk:
-                run_wrk(server.url, work, args.connections, warm, args.wrk_threads, tmp)
-                res = run_wrk(server.url, work, args.connections, args.duration, args.wrk_threads, tmp)
-            else:
-                run_python(server.url, work, args.connections, warm, args.max_requests)
-                res = run_python(server.url, work, args.connections, args.duration, args.max_requests)
-            results[name] = res
-            print(f"  {label or ''} {name:22s} {res['rps']:8.0f} req/s  p50 {res['p50_ms']:6.2f} ms  "
-                  f"p99 {res['p99_ms']:6.2f} ms  non-2xx {res['non_2xx']}  socket errors {res['socket_errors']}",
-                  flush=True)
+        for name in names:  # warm-up: each worker imports the engine modules on its first request
+            one_run(server, args, workloads[name], use_wrk, tmp, min(2.0, args.duration))
+        for rnd in range(args.repeat):
+            for name in names:
+                res = one_run(server, args, workloads[name], use_wrk, tmp, args.duration)
+                runs[name].append(res)
+                print(f"  {label or ''}[{rnd + 1}/{args.repeat}] {name:22s} {res['rps']:7.0f} req/s  "
+                      f"p50 {res['p50_ms']:6.2f} ms  p99 {res['p99_ms']:6.2f} ms  "
+                      f"server CPU {res['server_cpu_us']:6.0f} µs/req  other load {res['foreign_cores']:.2f} cores  "
+                      f"errors {res['non_2xx'] + res['socket_errors']}", flush=True)
         log_errors = server.errors_in_log()
-        ready = server.ready_s
-        cmd = server.cmd
-    base = results["GET /healthz"]["rps"]
+        ready, cmd = server.ready_s, server.cmd
+    results = {}
+    for name in names:
+        rs = runs[name]
+        ratios = [r["rps"] / b["rps"] for r, b in zip(rs, runs["GET /healthz"])]
+        results[name] = {
+            "rps": statistics.median(r["rps"] for r in rs),
+            "rps_min": min(r["rps"] for r in rs), "rps_max": max(r["rps"] for r in rs),
+            "p50_ms": statistics.median(r["p50_ms"] for r in rs),
+            "p99_ms": statistics.median(r["p99_ms"] for r in rs),
+            "ratio": statistics.median(ratios),
+            "server_cpu_us": statistics.median(r["server_cpu_us"] for r in rs),
+            "foreign_cores": statistics.median(r["foreign_cores"] for r in rs),
+            "client_cores": statistics.median(r["client_cores"] for r in rs),
+            "non_2xx": sum(r["non_2xx"] for r in rs), "socket_errors": sum(r["socket_errors"] for r in rs),
+            "requests": sum(r["requests"] for r in rs), "client": rs[0]["client"],
+        }
+    base_cpu = results["GET /healthz"]["server_cpu_us"]
     for res in results.values():
-        res["ratio"] = res["rps"] / base
+        res["cpu_ratio"] = base_cpu / res["server_cpu_us"] if res["server_cpu_us"] else float("nan")
     return {"results": results, "ready_s": ready, "log_errors": log_errors, "server_cmd": cmd}
 
 
-def table(results: dict, workloads: dict) -> str:
-    lines = ["| endpoint | requests/s | p50 ms | p99 ms | vs /healthz | target | met | non-2xx |",
-             "|---|---:|---:|---:|---:|---|---|---:|"]
+def table(results: dict) -> str:
+    lines = ["| endpoint | requests/s (min–max) | p50 ms | p99 ms | vs /healthz | server CPU µs/req | "
+             "CPU-cost ratio | target | met | errors |",
+             "|---|---:|---:|---:|---:|---:|---:|---|---|---:|"]
     for name, res in results.items():
         target = TARGETS.get(name)
         tgt = [f"p99 < {P99_TARGET_MS:.0f} ms"]
@@ -430,8 +515,9 @@ def table(results: dict, workloads: dict) -> str:
         if target:
             tgt.insert(0, f"≥ {target:.2f}×")
             ok = ok and res["ratio"] >= target
-        lines.append(f"| `{name}` | {res['rps']:,.0f} | {res['p50_ms']:.2f} | {res['p99_ms']:.2f} | "
-                     f"{res['ratio']:.2f}× | {', '.join(tgt)} | {'yes' if ok else '**no**'} | "
+        lines.append(f"| `{name}` | {res['rps']:,.0f} ({res['rps_min']:,.0f}–{res['rps_max']:,.0f}) | "
+                     f"{res['p50_ms']:.2f} | {res['p99_ms']:.2f} | {res['ratio']:.2f}× | {res['server_cpu_us']:,.0f} | "
+                     f"{res['cpu_ratio']:.2f}× | {', '.join(tgt)} | {'yes' if ok else '**no**'} | "
                      f"{res['non_2xx'] + res['socket_errors']} |")
     return "\n".join(lines)
 
@@ -448,9 +534,9 @@ def missed_targets(results: dict, startup_median: float) -> list[str]:
     return missed
 
 
-def write_section(path: Path, section: str) -> None:
-    """Replace the generated block of ``path`` (or append it) with ``section``."""
-    begin, end = "<!-- http_bench:begin -->", "<!-- http_bench:end -->"
+def write_section(path: Path, section: str, marker: str) -> None:
+    """Replace the block between ``<!-- marker:begin/end -->`` in ``path`` (or append it) with ``section``."""
+    begin, end = f"<!-- {marker}:begin -->", f"<!-- {marker}:end -->"
     block = f"{begin}\n{section.rstrip()}\n{end}\n"
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n\n"
     if begin in text and end in text:
@@ -472,10 +558,21 @@ SWEEP = [  # (label, workers, worker class, threads, keepalive)
 ]
 
 
+def sweep_table(rows: list[tuple[str, dict]]) -> str:
+    names = list(rows[0][1])
+    out = ["| setting | " + " | ".join(f"`{n}` req/s · p99 ms · CPU µs/req" for n in names) + " |",
+           "|---|" + "---:|" * len(names)]
+    for label, res in rows:
+        out.append(f"| {label} | " + " | ".join(
+            f"{res[n]['rps']:,.0f} · {res[n]['p99_ms']:.1f} · {res[n]['server_cpu_us']:,.0f}" for n in names) + " |")
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--connections", type=int, default=16)
-    parser.add_argument("--duration", type=float, default=10.0, help="seconds per endpoint (max 120)")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds per run (1 to 120)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per endpoint, interleaved; medians reported")
     parser.add_argument("--client", choices=("auto", "wrk", "python"), default="auto")
     parser.add_argument("--wrk-threads", type=int, default=2)
     parser.add_argument("--max-requests", type=int, default=200_000, help="per connection, Python client only")
@@ -484,20 +581,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, help="override the config's threads (gthread)")
     parser.add_argument("--keepalive", type=int, help="override the config's keepalive (seconds)")
     parser.add_argument("--startup-runs", type=int, default=7)
+    parser.add_argument("--quiet-wait", type=float, default=20.0,
+                        help="before each run, wait up to this many seconds for other programs to go quiet")
+    parser.add_argument("--quiet-threshold", type=float, default=0.25,
+                        help="cores other programs may use for the machine to count as quiet")
     parser.add_argument("--only", action="append", help="endpoint label to run (repeatable); /healthz always runs")
     parser.add_argument("--sweep", action="store_true", help="measure several gunicorn worker settings")
     parser.add_argument("--write", type=Path, help="write the report into this markdown file (e.g. BENCHMARKS.md)")
     args = parser.parse_args(argv)
     args.duration = min(max(args.duration, 1.0), 120.0)
     args.connections = min(max(args.connections, 1), 256)
+    args.repeat = min(max(args.repeat, 1), 10)
     if args.client == "wrk" and not shutil.which("wrk"):
         parser.error("wrk is not on PATH (apt-get install -y wrk)")
 
     workloads = build_workloads()
     client = "wrk" if args.client == "wrk" or (args.client == "auto" and shutil.which("wrk")) else "python"
-    print(f"machine: {machine()}\nclient: {client}, {args.connections} connections, {args.duration:.0f} s per endpoint")
+    print(f"machine: {machine()}\nclient: {client}, {args.connections} connections, "
+          f"{args.repeat} × {args.duration:.0f} s per endpoint")
     for name, work in workloads.items():
         print(f"  {name}: {work['mix']}")
+    command = " ".join(["python", "bench/http_bench.py", *(argv if argv is not None else sys.argv[1:])])
+    when = f"{dt.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}"
 
     with tempfile.TemporaryDirectory(prefix="http_bench-") as tmpdir:
         tmp = Path(tmpdir)
@@ -505,36 +610,42 @@ def main(argv: list[str] | None = None) -> int:
             rows = []
             for label, workers, klass, threads, keepalive in SWEEP:
                 args.workers, args.worker_class, args.threads, args.keepalive = workers, klass, threads, keepalive
-                run = measure(args, workloads, tmp, label)
-                rows.append((label, run["results"]))
-            names = list(rows[0][1])
-            head = "| setting | " + " | ".join(f"`{n}` req/s (p99 ms)" for n in names) + " |"
-            out = [head, "|---|" + "---:|" * len(names)]
-            for label, res in rows:
-                out.append(f"| {label} | " + " | ".join(
-                    f"{res[n]['rps']:,.0f} ({res[n]['p99_ms']:.1f})" for n in names) + " |")
-            print("\n" + "\n".join(out))
+                rows.append((label, measure(args, workloads, tmp, label + " ")["results"]))
+            text = "\n".join([
+                f"## gunicorn settings sweep ({when})", "",
+                f"- Command: `{command}`", f"- Machine: {machine()}",
+                f"- Client: {client}, {args.connections} connections, median of {args.repeat} × "
+                f"{args.duration:.0f} s runs per cell", "", sweep_table(rows)])
+            print("\n" + text)
+            if args.write:
+                write_section(args.write, text, "http_bench_sweep")
+                print(f"\nwritten to {args.write}")
             return 0
-
         run = measure(args, workloads, tmp)
+
     startup = startup_times(args.startup_runs)
     median = statistics.median(startup)
     results = run["results"]
-    tbl = table(results, workloads)
     missed = missed_targets(results, median)
-    command = " ".join(["python", "bench/http_bench.py", *(argv if argv is not None else sys.argv[1:])])
     server_cmd = " ".join(run["server_cmd"]).replace(str(ROOT) + "/", "")
+    foreign = statistics.median(r["foreign_cores"] for r in results.values())
+    client_cores = statistics.median(r["client_cores"] for r in results.values())
     report = [
-        f"## HTTP benchmark ({dt.datetime.now().astimezone():%Y-%m-%d %H:%M %Z})",
+        f"## HTTP benchmark ({when})",
         "",
         f"- Command: `{command}`",
-        f"- Server: `{server_cmd}` (`gunicorn.conf.py` defaults otherwise; access log on, to a file)",
+        f"- Server: `{server_cmd}` (everything else from `gunicorn.conf.py`; access log on, to a file)",
         f"- Machine: {machine()}",
-        f"- Client: {client}, {args.connections} connections, {args.duration:.0f} s per endpoint after a warm-up, "
-        "on the same machine as the server (it takes some of the 2 cores)",
-        "- Bodies: " + "; ".join(f"`{n}`: {w['mix']}" for n, w in workloads.items() if w["bodies"]),
+        f"- Client: {client}, {args.connections} connections, {args.repeat} interleaved runs of "
+        f"{args.duration:.0f} s per endpoint after a warm-up; medians. The client runs on the same machine "
+        f"(median {client_cores:.2f} cores); other programs used a median {foreign:.2f} cores during the runs.",
+        "- Bodies (each answered 200 in-process before the run): "
+        + "; ".join(f"`{n}`: {w['mix']}" for n, w in workloads.items() if w["bodies"]),
+        "- *vs /healthz*: requests/s over the `/healthz` requests/s of the same round. *CPU-cost ratio*: "
+        "server CPU per `/healthz` request over server CPU per request of the endpoint -- the throughput "
+        "ratio a CPU-bound server would reach, unaffected by other load on the machine.",
         "",
-        tbl,
+        table(results),
         "",
         f"Start-up (`import app`: imports + loading and verifying the four variants), median of {len(startup)} "
         f"runs: **{median:.3f} s** (min {min(startup):.3f}, max {max(startup):.3f}); target < {STARTUP_TARGET_S} s: "
@@ -548,7 +659,7 @@ def main(argv: list[str] | None = None) -> int:
     text = "\n".join(report)
     print("\n" + text)
     if args.write:
-        write_section(args.write, text)
+        write_section(args.write, text, "http_bench")
         print(f"\nwritten to {args.write}")
     return 0
 

@@ -128,3 +128,9 @@ QUOTES = {
     ("draw without the stock count", G): None,
 }
 QUOTES[("take unfrozen with a nine and a two", "da-ludo")] = "2'ere: 20 point"
+QUOTES.update({
+    ("add a lone two without naming the meld", "sv-classic"): "Jokrar och alla tvåor är vildkort.",
+    ("add a lone two without naming the meld", "no-pagat"): "Toere og jokere er jokerskort",
+    ("add a lone two without naming the meld", "da-ludo"): "2'ere: 20 point",
+    ("add a lone two without naming the meld", "sv-gamerules"): "(jokrar, tvåor)",
+})

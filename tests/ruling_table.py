@@ -191,3 +191,8 @@ ROWS += [
     ("take unfrozen with a nine and a two", base(player={"hand": ["9H", "2C", "5C"]}),
      {"type": "take_pile", "with": ["9H", "2C"]}, "pile.unfrozen.natural_and_wild", "L L U L"),
 ]
+
+ROWS += [
+    ("add a lone two without naming the meld", drawn(player={"hand": ["2S", "5C", "6C"]}),
+     {"type": "meld", "add": [["2S"]]}, "meld.add.target", "I I U I"),
+]

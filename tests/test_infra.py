@@ -110,19 +110,25 @@ def test_gunicorn_access_log_has_no_request_body():
     assert not re.search(r"%\(\{[^}]+\}i\)s", conf["access_log_format"])
 
 
+def _requirements(name: str) -> list[str]:
+    lines = [ln.strip() for ln in (ROOT / name).read_text().splitlines()]
+    return [ln for ln in lines if ln and not ln.startswith("#")]
+
+
 def test_requirements_are_all_pinned():
-    lines = [ln.strip() for ln in (ROOT / "requirements.txt").read_text().splitlines()]
-    reqs = [ln for ln in lines if ln and not ln.startswith("#")]
-    assert reqs
-    for line in reqs:
+    runtime, dev = _requirements("requirements.txt"), _requirements("requirements-dev.txt")
+    assert dev[0] == "-r requirements.txt", "the test set builds on the runtime set"
+    for line in runtime + dev[1:]:
         assert re.fullmatch(r"[A-Za-z0-9._\[\],-]+==[A-Za-z0-9.+!-]+", line), line
-    names = {ln.split("==")[0].lower() for ln in reqs}
-    assert {"flask", "marshmallow", "pyyaml", "gunicorn", "pytest", "schemathesis"} <= names
+    names = {ln.split("==")[0].lower() for ln in runtime}
+    assert {"flask", "marshmallow", "pyyaml", "gunicorn"} <= names
+    assert {"pytest", "schemathesis", "hypothesis", "playwright"} <= {ln.split("==")[0].lower() for ln in dev[1:]}
+    assert not names & {"pytest", "schemathesis", "hypothesis", "playwright"}, "test tools stay out of the image"
 
 
 def readme_commands() -> list[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.findall(r"^(python3 -m venv .+)$", text, flags=re.M)
+    return re.findall(r"^((?:bash scripts/install-browser && )?python3 -m venv .+)$", text, flags=re.M)
 
 
 def test_readme_starts_with_the_serve_and_test_commands():
@@ -130,7 +136,8 @@ def test_readme_starts_with_the_serve_and_test_commands():
     assert len(commands) >= 2
     serve, test = commands[0], commands[1]
     assert "pip install" in serve and "-r requirements.txt" in serve and "gunicorn -c gunicorn.conf.py app:app" in serve
-    assert "pip install" in test and "-r requirements.txt" in test and "pytest" in test
+    assert "pip install" in test and "-r requirements-dev.txt" in test and "pytest" in test
+    assert test.startswith("bash scripts/install-browser"), "the e2e tests need Debian's chromium"
 
 
 def test_ci_runs_the_readme_test_command():
@@ -149,3 +156,42 @@ def test_app_module_exposes_the_wsgi_app():
     module = runpy.run_path(str(ROOT / "app.py"))
     assert isinstance(module["app"], Flask)
     assert module["app"].test_client().get("/healthz").status_code == 200
+
+
+def dockerfile_env() -> dict[str, str]:
+    """``ENV`` settings of the Dockerfile (``KEY=value`` form)."""
+    out = {}
+    for args in only("ENV"):
+        for key, value in re.findall(r"(\w+)=(\"[^\"]*\"|\S+)", args):
+            out[key] = value.strip('"')
+    return out
+
+
+def test_dockerfile_worker_count_matches_the_gunicorn_default(monkeypatch):
+    conf = load_gunicorn_conf(monkeypatch)
+    assert int(dockerfile_env()["WEB_CONCURRENCY"]) == conf["workers"]
+    assert dockerfile_env()["PORT"] == "8000"
+    assert dockerfile_env().get("PYTHONDONTWRITEBYTECODE") == "1"  # the root filesystem may be read-only
+
+
+def test_gunicorn_worker_settings_are_the_benchmarked_ones(monkeypatch):
+    """sync workers, one per core: see the comments in gunicorn.conf.py and BENCHMARKS.md."""
+    conf = load_gunicorn_conf(monkeypatch)
+    assert conf["worker_class"] == "sync"
+    assert conf.get("threads", 1) == 1
+    assert conf["worker_tmp_dir"] in ("/dev/shm", None)  # nothing written to a read-only root filesystem
+    assert conf["graceful_timeout"] < conf["timeout"]
+
+
+def test_dockerignore_keeps_bench_and_deploy_out():
+    ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+               if line.strip() and not line.startswith("#")}
+    assert {"bench", "deploy"} <= ignored
+
+
+def test_image_code_is_owned_by_root_and_user_has_fixed_ids():
+    """The service user cannot modify the code; Kubernetes' runAsUser can name its uid."""
+    runs = " ".join(only("RUN"))
+    assert re.search(r"useradd\b.*--uid\s+\d+", runs) and re.search(r"groupadd\b.*--gid\s+\d+", runs)
+    copies = only("COPY")
+    assert copies and not any("--chown" in c for c in copies)

@@ -15,25 +15,19 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
+from adjudicator.compare import compare as compare_variants
+from adjudicator.matrix import matrix as build_matrix, matrix_csv
+
 from .problems import ApiProblem, json_body, problem_type
-from .rulings_api import engine_module, not_implemented
 from .schemas import load_compare
 from .variants_api import loaded_variants
 
 bp = Blueprint("compare", __name__, url_prefix="/v1")
 
-SCORING = "adjudicator.scoring"
-
-
 @bp.post("/compare")
 def compare():
     data = load_compare(json_body())
-    try:
-        result = engine_module("compare").compare(data, loaded_variants())
-    except ModuleNotFoundError as error:  # a score comparison needs the scoring module
-        if error.name != SCORING:
-            raise
-        raise not_implemented(SCORING) from error
+    result = compare_variants(data, loaded_variants())
     for entry in result.get("results", []):
         problem = entry.get("problem")
         if isinstance(problem, dict) and "://" not in str(problem.get("type", "")):
@@ -69,8 +63,7 @@ def bad_query(name: str, allowed: tuple[str, ...], detail: str) -> ApiProblem:
 def matrix():
     differs = BOOLEANS[query_choice("differs", tuple(BOOLEANS), "false")]
     fmt = query_choice("format", FORMATS, "json")
-    module = engine_module("matrix")
     if fmt == "csv":
-        text = module.matrix_csv(loaded_variants(), differs=differs)
+        text = matrix_csv(loaded_variants(), differs=differs)
         return Response(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
-    return jsonify(module.matrix(loaded_variants(), differs=differs))
+    return jsonify(build_matrix(loaded_variants(), differs=differs))

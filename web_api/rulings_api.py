@@ -10,46 +10,24 @@ unknown variant, listing the known ids).
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-
 from flask import Blueprint, jsonify
 
-from .problems import ApiProblem, json_body
+from adjudicator.engine import adjudicate as rule
+from adjudicator.rules import describe
+
+from .problems import json_body
 from .schemas import AdjudicateRequest, load
 from .variants_api import loaded_variants
 
 bp = Blueprint("rulings", __name__, url_prefix="/v1")
 
 
-def engine_module(name: str) -> ModuleType:
-    """Import ``adjudicator.<name>`` when a request needs it.
-
-    The engine's modules are imported lazily so the service starts (and its other
-    endpoints work) while one of them is being written; a request that needs a
-    missing module gets a 501 ``not-implemented`` problem instead of a crash.
-    """
-    full = f"adjudicator.{name}"
-    try:
-        return importlib.import_module(full)
-    except ModuleNotFoundError as error:
-        if error.name != full:
-            raise
-        raise not_implemented(full) from error
-
-
-def not_implemented(module: str) -> ApiProblem:
-    return ApiProblem(501, "Not Implemented", f"this service was built without {module}; the endpoint cannot answer",
-                      type="not-implemented")
-
-
 @bp.post("/adjudicate")
 def adjudicate():
     data = load(AdjudicateRequest(), json_body())
-    ruling = engine_module("engine").adjudicate(data, loaded_variants())
-    return jsonify(ruling)
+    return jsonify(rule(data, loaded_variants()))
 
 
 @bp.get("/rules")
 def rules():
-    return jsonify({"rules": engine_module("rules").describe()})
+    return jsonify({"rules": describe()})

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
+from adjudicator.scoring import score as score_round
+
 from .problems import json_body
-from .rulings_api import engine_module
 from .schemas import ScoreGameRequest, ScoreRoundRequest, load_score
 from .variants_api import loaded_variants
 
@@ -22,5 +23,4 @@ bp = Blueprint("scoring", __name__, url_prefix="/v1")
 @bp.post("/score")
 def score():
     data = load_score(json_body(), ScoreRoundRequest(), ScoreGameRequest())
-    result = engine_module("scoring").score(data, loaded_variants())
-    return jsonify(result)
+    return jsonify(score_round(data, loaded_variants()))

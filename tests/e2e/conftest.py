@@ -1,0 +1,156 @@
+"""End-to-end fixtures: the real app on a local port, and Debian's Chromium driven by Playwright.
+
+The app runs in a thread (werkzeug ``make_server`` on 127.0.0.1, port chosen by
+the OS) for the whole session. Chromium is ``/usr/bin/chromium`` from Debian
+(``scripts/install-browser`` installs it); Playwright's own browser download is
+never used. When the browser or Playwright is missing the tests *fail* and say
+how to fix it: they never skip.
+
+Every page is served with the strict ``Content-Security-Policy: default-src 'self'``
+that production will send, and each test fails on a CSP violation, a script
+error, a console error or a request to any other host.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+CSP = "default-src 'self'"
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+INSTALL_HINT = ("run `bash scripts/install-browser` (installs Debian's chromium with apt-get; needs root), "
+                "then `.venv/bin/pip install -r requirements-dev.txt`")
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """The real app (create_app) on 127.0.0.1:<free port>; yields its base URL."""
+    from werkzeug.serving import WSGIRequestHandler, make_server
+
+    from web_api import create_app
+
+    class QuietHandler(WSGIRequestHandler):
+        def log_request(self, *args, **kwargs):  # keep the test output to test results
+            pass
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = make_server("127.0.0.1", 0, create_app(), threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, name="e2e-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing, so the end-to-end tests cannot run: {INSTALL_HINT}", pytrace=False)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail(f"the playwright package is not installed: {INSTALL_HINT}", pytrace=False)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+class PageWatch:
+    """What a page did that a test should fail on."""
+
+    def __init__(self):
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+
+    def check(self):
+        assert not self.foreign, f"the page tried to reach other hosts: {self.foreign}"
+        assert not self.errors, "the page reported errors:\n" + "\n".join(self.errors)
+
+
+def open_context(browser, live_server, viewport=PHONE):
+    """A fresh phone-sized context (empty localStorage) that serves documents with the strict CSP."""
+    watch = PageWatch()
+    context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=True, has_touch=True,
+                                  locale="en-GB", service_workers="block",
+                                  reduced_motion="reduce")
+    origin = urlsplit(live_server).netloc
+
+    def guard(route, request):
+        if urlsplit(request.url).netloc != origin:
+            watch.foreign.append(request.url)
+            route.abort()
+            return
+        if request.resource_type == "document":
+            response = route.fetch()
+            headers = dict(response.headers)
+            headers["content-security-policy"] = CSP
+            route.fulfill(response=response, headers=headers)
+            return
+        route.continue_()
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    page.on("pageerror", lambda e: watch.errors.append(f"script error: {e}"))
+    def console(message):
+        where = (message.location or {}).get("url", "")
+        if "Content Security Policy" in message.text:
+            watch.errors.append(f"CSP violation: {message.text}")
+        elif message.type == "error":
+            # An API answering 4xx is part of a flow (the page shows the problem); anything else is not.
+            if "/v1/" in where and re.search(r"status of 4\d\d", message.text):
+                return
+            watch.errors.append(f"console error: {message.text} ({where})")
+
+    page.on("console", console)
+    page.set_default_timeout(15_000)
+    return context, page, watch
+
+
+@pytest.fixture
+def phone_at(browser, live_server):
+    """A factory: phone_at(width, height) gives a page on a touch screen of that size.
+
+    At the end of the test every page opened this way must have had no script
+    error, console error, CSP violation or request to another host.
+    """
+    opened = []
+
+    def make(width: int = PHONE["width"], height: int = PHONE["height"]):
+        context, page, watch = open_context(browser, live_server, {"width": width, "height": height})
+        opened.append((context, watch))
+        return page
+
+    try:
+        yield make
+        for _, watch in opened:
+            watch.check()
+    finally:
+        for context, _ in opened:
+            context.close()
+
+
+@pytest.fixture
+def phone(phone_at, live_server):
+    """(page, base URL) on a 390 x 844 touch screen."""
+    return phone_at(), live_server

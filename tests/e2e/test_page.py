@@ -1,0 +1,398 @@
+"""The phone page, driven in Debian's Chromium at 390 x 844 against the real app.
+
+(a) settle a dispute: the frozen pile under no-pagat, its Norwegian sentence, the
+    source text with the passage marked, the same question under every variant;
+(b) keep score: two rounds as counts, totals as the API computes them, a
+    corrected round 1 recomputing round 2, the winner announced;
+(c) read the rules: the matrix and a source text.
+Plus the picker's deck limits, plain-words errors, touch-target sizes and no
+sideways scrolling at 360 px. Each flow saves a screenshot under
+artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+FROZEN_SENTENCE = "Da trenger du alltid to naturlige kort på hånden med samme valør som toppkortet."
+TAP_BUDGET = 8  # taps from opening the page to the frozen-pile verdict
+
+
+def api(base: str, method: str, path: str, body: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"} if data else {})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+def shown_number(text: str) -> int:
+    """A number as the page shows it (thin-space thousands, a real minus sign) as an int."""
+    cleaned = text.replace("\u2212", "-")
+    cleaned = re.sub(r"[^0-9+-]", "", cleaned)
+    return int(cleaned)
+
+
+class Taps:
+    """Taps on the touch screen, counted."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def __call__(self, locator):
+        locator.tap()
+        self.count += 1
+
+
+def pick(tap, field, rank, suit=None):
+    """The two-tap picker: rank, then suit (the joker is one tap)."""
+    tap(field.locator(".rank", has_text=re.compile(rf"^{re.escape(rank)}$")))
+    if suit:
+        tap(field.get_by_role("button", name=suit, exact=True))
+
+
+def open_page(page, base, hash_=""):
+    page.goto(f"{base}/{hash_}")
+    expect(page.locator("html.ready")).to_have_count(1)
+
+
+# ----------------------------------------------------------------------------------------------
+# (a) Settle a dispute
+
+
+def test_frozen_pile_dispute_under_no_pagat_then_every_variant(phone, screenshots):
+    page, base = phone
+    open_page(page, base)
+    page.screenshot(path=screenshots / "a0-first-screen.png")
+    tap = Taps(page)
+
+    tap(page.locator("label[for=variant-no-pagat]"))
+    # "May I take the pile?" is the question a new page starts on.
+    expect(page.locator("#question-take_pile")).to_be_checked()
+    top = page.locator("#field-top")
+    pick(tap, top, "9", "nine of diamonds")
+    tap(page.get_by_text("A wild card lies in the pile"))
+    hand = page.locator("#field-with")
+    pick(tap, hand, "9", "nine of hearts")
+    pick(tap, hand, "Joker")
+    expect(hand.get_by_role("button", name="joker, tap to remove")).to_be_visible()
+    tap(page.locator("#rule-button"))
+
+    verdict = page.locator("#ruling .verdict")
+    expect(verdict).to_be_visible()
+    expect(verdict).to_have_class(re.compile(r"\billegal\b"))
+    expect(verdict.locator(".verdict-word")).to_have_text("Not allowed")
+    expect(verdict).to_contain_text("illegal")
+    sentence = page.locator("#ruling .why blockquote", has_text=FROZEN_SENTENCE)
+    expect(sentence).to_be_visible()
+    expect(sentence).to_have_attribute("lang", "no")
+    print(f"\nfrozen-pile dispute: {tap.count} taps from opening the page to the verdict")
+    assert tap.count <= TAP_BUDGET, f"the dispute took {tap.count} taps; keep it at {TAP_BUDGET} or fewer"
+    page.wait_for_timeout(400)  # let the smooth scroll to the verdict finish
+    page.screenshot(path=screenshots / "a1-dispute-verdict.png")
+
+    # The source link opens the rule text with the passage marked and in view.
+    variant = api(base, "GET", "/v1/variants/no-pagat")
+    cite = next(c for p in variant["parameters"] for c in p["citations"] if c["quote"] == FROZEN_SENTENCE)
+    link = page.locator("#ruling .why figure", has=page.locator("blockquote", has_text=FROZEN_SENTENCE)) \
+        .get_by_role("link", name="Show in the rule text")
+    expect(link).to_have_attribute("href", f"#source/no-pagat/{cite['start']}/{cite['end']}")
+    link.tap()
+    mark = page.locator("#source-text mark")
+    expect(mark).to_have_text(FROZEN_SENTENCE)
+    expect(mark).to_be_in_viewport()
+    expect(page.locator("#source-text")).to_have_attribute("lang", "no")
+    expect(page.locator("#view-settle")).to_be_hidden()
+    page.screenshot(path=screenshots / "a2-dispute-source.png")
+
+    # Back to the ruling, then one tap rules the same question under every variant.
+    back = page.locator("#view-source .back-bar")
+    expect(back).to_be_in_viewport()  # the way back stays at hand below the text
+    expect(back).to_have_text("← Back to the ruling")
+    back.tap()
+    expect(verdict).to_be_visible()
+    page.get_by_role("button", name="Compare under every variant").tap()
+    cards = page.locator("#compare .compare-card")
+    expect(cards).to_have_count(len(api(base, "GET", "/v1/variants")["variants"]))
+    expect(cards).to_have_count(4)
+    for i in range(4):
+        expect(cards.nth(i).locator(".compare-verdict")).to_have_text("Not allowed")
+    expect(page.locator("#compare .compare-head")).to_contain_text("agree")
+    expect(cards.locator("blockquote[lang=da]")).to_have_count(1)
+    expect(cards.locator("blockquote[lang=sv]")).to_have_count(2)
+    page.wait_for_timeout(400)
+    page.screenshot(path=screenshots / "a3-dispute-compare.png")
+
+
+def test_compare_explains_differences_when_the_variants_disagree(phone):
+    page, base = phone
+    open_page(page, base)
+    page.locator("label[for=variant-all]").tap()
+    top = page.locator("#field-top")
+    tap = Taps(page)
+    pick(tap, top, "9", "nine of diamonds")
+    hand = page.locator("#field-with")
+    pick(tap, hand, "9", "nine of hearts")
+    pick(tap, hand, "Joker")
+    page.get_by_role("radio", name="Not yet").check()  # an unopened team on 1000: "I I L L" in the rule matrix
+    page.get_by_label("Your team’s score").fill("1000")
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .compare-head")).to_have_text("The variants disagree")
+    cards = page.locator("#ruling .compare-card")
+    expect(cards).to_have_count(4)
+    verdicts = {cards.nth(i).locator("h4").inner_text().split("\n")[0]: cards.nth(i).locator(".compare-verdict").inner_text()
+                for i in range(4)}
+    assert verdicts == {"sv-classic": "Not allowed", "no-pagat": "Not allowed", "da-ludo": "Allowed",
+                        "sv-gamerules": "Allowed"}, verdicts
+    differences = page.locator("#ruling details.differences")
+    expect(differences).to_have_attribute("open", "")
+    expect(differences.locator(".difference").first).to_be_visible()
+
+
+def test_picker_disables_cards_the_deck_has_used_up(phone):
+    page, base = phone
+    open_page(page, base)
+    page.locator("label[for=variant-no-pagat]").tap()
+    tap = Taps(page)
+    pick(tap, page.locator("#field-top"), "K", "king of hearts")
+    hand = page.locator("#field-with")
+    pick(tap, hand, "K", "king of hearts")
+    tap(hand.locator(".rank", has_text=re.compile("^K$")))
+    expect(hand.get_by_role("button", name="king of hearts (both copies in use)")).to_be_disabled()
+    expect(hand.get_by_role("button", name="king of spades", exact=True)).to_be_enabled()
+    for _ in range(4):  # no-pagat's deck has four jokers
+        tap(hand.get_by_role("button", name="joker", exact=True))
+    expect(hand.get_by_role("button", name="joker (none left in the deck)")).to_be_disabled()
+    # da-ludo's deck has six.
+    page.locator("label[for=variant-da-ludo]").tap()
+    expect(hand.get_by_role("button", name="joker", exact=True)).to_be_enabled()
+    tap(hand.get_by_role("button", name="joker", exact=True))
+    tap(hand.get_by_role("button", name="joker", exact=True))
+    expect(hand.get_by_role("button", name="joker (none left in the deck)")).to_be_disabled()
+
+
+def test_rules_must_be_chosen_on_a_first_visit_and_are_remembered(phone):
+    page, base = phone
+    open_page(page, base)
+    expect(page.locator("#variant-choices input:checked")).to_have_count(0)
+    tap = Taps(page)
+    pick(tap, page.locator("#field-top"), "5", "five of clubs")
+    page.locator("#rule-button").tap()
+    expect(page.locator("#facts-error")).to_have_text(re.compile("Choose which rules you play by"))
+    expect(page.locator("#ruling .verdict")).to_have_count(0)
+    page.locator("label[for=variant-sv-gamerules]").tap()
+    page.reload()
+    expect(page.locator("html.ready")).to_have_count(1)
+    expect(page.locator("#variant-sv-gamerules")).to_be_checked()
+
+
+def test_missing_fact_is_asked_for_in_plain_words(phone):
+    page, base = phone
+    open_page(page, base)
+    page.locator("label[for=variant-sv-classic]").tap()
+    page.locator("label[for=question-open]").tap()
+    tap = Taps(page)
+    meld = page.locator(".cardfield").first
+    for suit in ("ace of hearts", "ace of diamonds", "ace of spades"):
+        pick(tap, meld, "A", suit)
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .verdict .verdict-word")).to_have_text("More facts needed")
+    expect(page.locator("#ruling .note-box")).to_contain_text("Your team’s score")
+    page.get_by_label("Your team’s score").fill("1000")
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .verdict .verdict-word")).to_have_text("Allowed")
+
+
+# ----------------------------------------------------------------------------------------------
+# (b) Keep score
+
+
+def enter_counts(page, team: int, *, natural=0, mixed=0, red=0, melded=None, hand=None):
+    block = page.locator(f"#team-{team}")
+    for label, n in (("Natural canastas", natural), ("Mixed canastas", mixed), ("Red threes", red)):
+        value = int(block.get_by_role("group", name=label).locator("output").inner_text())
+        for _ in range(abs(n - value)):
+            block.get_by_role("button", name=f"{label}: {'one more' if n > value else 'one fewer'}").tap()
+    if melded is not None:
+        block.get_by_label("Points of the melded cards").fill(str(melded))
+    if hand is not None:
+        block.get_by_label("Points left in hand").fill(str(hand))
+
+
+def went_out(page, name: str):
+    page.locator("#round-form").get_by_role("group", name="Who went out?").get_by_text(name, exact=True).tap()
+
+
+def count_team(name, *, natural=0, mixed=0, red=0, melded=0, hand=0, out=False):
+    team = {"name": name, "natural_canastas": natural, "mixed_canastas": mixed, "melded_points": melded,
+            "hand_points": hand, "red_threes": red, "went_out": out}
+    if out:
+        team["concealed"] = False
+    return team
+
+
+def test_keep_score_two_rounds_then_correct_round_one(phone, screenshots):
+    page, base = phone
+    open_page(page, base, "#score")
+    page.locator("label[for=score-variant-da-ludo]").tap()
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator("#round-form h3")).to_have_text("Round 1")
+
+    enter_counts(page, 0, natural=1, red=1, melded=200, hand=0)
+    enter_counts(page, 1, mixed=1, melded=150, hand=35)
+    went_out(page, "Us")
+    page.locator("#save-round").tap()
+    expect(page.locator("#round-form h3")).to_have_text("Round 2")
+
+    enter_counts(page, 0, melded=100, hand=20)
+    enter_counts(page, 1, natural=1, mixed=1, melded=300)
+    went_out(page, "Them")
+    page.locator("#save-round").tap()
+    expect(page.locator("#round-form h3")).to_have_text("Round 3")
+
+    rounds = [
+        {"teams": [count_team("Us", natural=1, red=1, melded=200, out=True), count_team("Them", mixed=1, melded=150, hand=35)]},
+        {"teams": [count_team("Us", melded=100, hand=20), count_team("Them", natural=1, mixed=1, melded=300, out=True)]},
+    ]
+    expected = api(base, "POST", "/v1/score", {"variant": "da-ludo", "players": 4, "rounds": rounds})
+    totals = {t["name"]: t["total"] for t in expected["teams"]}
+    assert shown_number(page.locator("#total-0").inner_text()) == totals["Us"]
+    assert shown_number(page.locator("#total-1").inner_text()) == totals["Them"]
+    for r, result in enumerate(expected["rounds"]):
+        for i, name in enumerate(("Us", "Them")):
+            team = next(t for t in result["teams"] if t["name"] == name)
+            cell = page.locator(f"#cell-{r}-{i}")
+            assert shown_number(cell.locator(".running").inner_text()) == team["total"]
+            assert shown_number(cell.locator(".delta").inner_text()) == team["round"]
+    opening = next(t for t in expected["teams"] if t["name"] == "Them")["opening_requirement"]
+    expect(page.locator("#opening-1")).to_contain_text(f"{opening['points']}")
+    page.wait_for_timeout(300)
+    page.screenshot(path=screenshots / "b1-score-two-rounds.png")
+
+    # The game survives a reload (localStorage).
+    page.reload()
+    expect(page.locator("html.ready")).to_have_count(1)
+    assert shown_number(page.locator("#total-0").inner_text()) == totals["Us"]
+
+    # Correct round 1: Us melded 300, not 200. Round 2 is recomputed from it.
+    page.locator("#cell-0-0").locator("xpath=..").get_by_role("button").tap()
+    expect(page.locator("#round-lines-0")).to_contain_text("Natural canastas")
+    page.get_by_role("button", name="Correct round 1").tap()
+    expect(page.locator("#round-form h3")).to_have_text("Correcting round 1")
+    expect(page.locator("#team-0").get_by_label("Points of the melded cards")).to_have_value("200")
+    page.locator("#team-0").get_by_label("Points of the melded cards").fill("300")
+    page.get_by_role("button", name="Save the correction").tap()
+    expect(page.locator("#round-form h3")).to_have_text("Round 3")
+
+    rounds[0]["teams"][0]["melded_points"] = 300
+    corrected = api(base, "POST", "/v1/score", {"variant": "da-ludo", "players": 4, "rounds": rounds})
+    us_round2 = next(t for t in corrected["rounds"][1]["teams"] if t["name"] == "Us")
+    assert us_round2["total"] != next(t for t in expected["rounds"][1]["teams"] if t["name"] == "Us")["total"]
+    expect(page.locator("#cell-1-0 .running")).to_have_text(re.compile(str(us_round2["total"])[-3:]))
+    assert shown_number(page.locator("#cell-1-0 .running").inner_text()) == us_round2["total"]
+    assert shown_number(page.locator("#total-0").inner_text()) == us_round2["total"]
+    page.wait_for_timeout(300)
+    page.screenshot(path=screenshots / "b2-score-corrected.png")
+
+    # A big round 3 ends the game: the winner is announced and no round 4 is offered.
+    enter_counts(page, 0, natural=2, melded=9000)
+    enter_counts(page, 1, melded=50, hand=100)
+    went_out(page, "Us")
+    page.locator("#save-round").tap()
+    expect(page.locator("#winner")).to_contain_text("Us win")
+    expect(page.locator("#round-form")).to_have_count(0)
+    page.wait_for_timeout(300)
+    page.screenshot(path=screenshots / "b3-score-winner.png")
+
+
+def test_score_rejection_is_explained_in_plain_words(phone):
+    page, base = phone
+    open_page(page, base, "#score")
+    page.locator("label[for=score-variant-no-pagat]").tap()
+    page.get_by_role("button", name="Start the game").tap()
+    enter_counts(page, 0, melded=120)  # going out without a canasta
+    enter_counts(page, 1, melded=60, hand=40)
+    went_out(page, "Us")
+    page.locator("#save-round").tap()
+    problem = page.locator("#score-problem .problem")
+    expect(problem).to_be_visible()
+    expect(problem).to_contain_text("Round 1, Us")
+    expect(problem).to_contain_text("went out")
+    expect(problem).to_contain_text("canasta")
+    expect(page.locator("#round-form h3")).to_have_text("Round 1")  # nothing was saved
+
+
+# ----------------------------------------------------------------------------------------------
+# (c) Read the rules
+
+
+def test_rule_matrix_and_a_source_text(phone, screenshots):
+    page, base = phone
+    open_page(page, base, "#rules")
+    matrix = api(base, "GET", "/v1/matrix")
+    expect(page.locator("#matrix .param")).to_have_count(len(matrix["rows"]))
+    first = matrix["rows"][0]
+    card = page.locator(f"#param-{first['parameter'].replace('.', '-')}")
+    expect(card).to_be_visible()
+    expect(card).to_contain_text(first["description"])
+    for vid in matrix["variants"]:
+        expect(card.locator("th", has_text=vid)).to_be_visible()
+    page.locator("#matrix-title").evaluate("el => { el.scrollIntoView({block: 'start'}); window.scrollBy(0, -100); }")
+    page.screenshot(path=screenshots / "c1-rules-matrix.png")
+
+    page.get_by_label("Find a rule").fill("frozen")
+    expect(page.locator("#matrix-count")).not_to_have_text(f"{len(matrix['rows'])} of {len(matrix['rows'])} rules")
+    expect(page.locator("#matrix .param").first).to_be_visible()
+
+    page.locator("#read-sv-gamerules").tap()
+    source = page.locator("#source-text")
+    text = urllib.request.urlopen(f"{base}/v1/variants/sv-gamerules/source", timeout=10).read().decode()
+    expect(source).to_contain_text(text.strip().splitlines()[0])
+    expect(source).to_have_attribute("lang", "sv")
+    assert len(source.inner_text()) > 0.9 * len(text)
+    page.screenshot(path=screenshots / "c2-rules-source.png")
+
+
+# ----------------------------------------------------------------------------------------------
+# Phone quality
+
+
+TARGETS = ("button, a[href], summary, label.choice, label.segment, label.check, input.num, input.text")
+
+
+def small_targets(page) -> list[str]:
+    return page.evaluate("""(selector) => [...document.querySelectorAll(selector)]
+        .filter((el) => el.offsetParent !== null && !el.closest('[hidden]'))
+        .filter((el) => !el.classList.contains('skip'))
+        .map((el) => [el, el.getBoundingClientRect()])
+        .filter(([el, r]) => r.width > 0 && (r.height < 44 || r.width < 44))
+        .map(([el, r]) => `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent || '').trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`)
+    """, TARGETS)
+
+
+@pytest.mark.parametrize("width", [360, 414])
+def test_touch_targets_and_no_sideways_scrolling(phone_at, live_server, width):
+    page = phone_at(width, 800)
+    open_page(page, live_server)
+    page.locator("label[for=variant-no-pagat]").tap()
+    tap = Taps(page)
+    pick(tap, page.locator("#field-top"), "9")  # the suits are open too
+    assert small_targets(page) == []
+    tap(page.locator("#field-top").get_by_role("button", name="nine of diamonds"))
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .verdict")).to_be_visible()
+    page.get_by_role("button", name="Compare under every variant").tap()
+    expect(page.locator("#compare .compare-card")).to_have_count(4)
+    assert small_targets(page) == []
+    for hash_ in ("#settle", "#score", "#rules"):
+        page.goto(f"{live_server}/{hash_}")
+        expect(page.locator("html.ready")).to_have_count(1)
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"{hash_} scrolls sideways by {overflow}px at {width}px"
+        assert small_targets(page) == [], hash_
