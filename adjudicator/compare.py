@@ -95,6 +95,7 @@ from typing import Any
 from . import house_rules as house
 from .errors import InputError, NotStatedError, UnknownVariant, pointer
 from .rules import RULES
+from .variants import cited, jsonable
 
 RULING_KEYS = ("situation", "action")
 SCORE_KEYS = ("teams", "rounds")
@@ -234,15 +235,6 @@ def _score_groups(answered: list[dict]) -> list[dict]:
 # Parameters shown in differences
 
 
-def jsonable(value: Any) -> Any:
-    """A parameter value as JSON has it (mapping keys become strings)."""
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    return value
-
-
 def param_value(variant, name: str) -> dict:
     entry = variant.entry(name)
     return {"parameter": name, "value": jsonable(entry.value),
@@ -250,13 +242,7 @@ def param_value(variant, name: str) -> dict:
 
 
 def _citations_of(variant, names: list[str]) -> list[dict]:
-    seen, out = set(), []
-    for name in names:
-        for c in variant.entry(name).citations:
-            if (c.start, c.end) not in seen:
-                seen.add((c.start, c.end))
-                out.append(c.as_dict())
-    return out
+    return cited(variant, names)[0]
 
 
 def _cited_parameters(variant, citations: list[dict]) -> list[str]:

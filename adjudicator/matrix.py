@@ -30,19 +30,12 @@ import json
 from typing import Any
 
 from .parameters import PARAMETERS
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
+from .variants import jsonable
 
 
 def _cell(entry) -> dict:
     out = entry.as_dict()
-    return {"value": _jsonable(out["value"]), "status": out["status"], "note": out["note"],
+    return {"value": jsonable(out["value"]), "status": out["status"], "note": out["note"],
             "citations": out["citations"]}
 
 
@@ -65,7 +58,7 @@ def csv_value(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, (bool, dict, list, tuple)):
-        return json.dumps(_jsonable(value), ensure_ascii=False)
+        return json.dumps(jsonable(value), ensure_ascii=False)
     return str(value)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .rules import RULES
 from .situation import MissingFact
+from .variants import cited
 
 
 class NotStated(Exception):
@@ -159,21 +160,11 @@ class RulingContext:
         self.reasons.append(reason)
 
     def _citations(self, names: tuple[str, ...]) -> tuple[list[dict], list[dict]]:
-        """The document citations and house rules behind a set of parameters, deduplicated, cached per variant."""
+        """:func:`adjudicator.variants.cited`, cached per variant (rulings ask for the same sets again and again)."""
         cache = self.variant.cite_cache
         hit = cache.get(names)
         if hit is None:
-            citations, house, seen = [], [], set()
-            for name in names:
-                entry = self.variant.entry(name)
-                if entry.house_rule:
-                    house.append({"parameter": name, "value": entry.value})
-                    continue
-                for c in entry.citations:
-                    if (c.start, c.end) not in seen:
-                        seen.add((c.start, c.end))
-                        citations.append(c.as_dict())
-            hit = cache[names] = (citations, house)
+            hit = cache[names] = cited(self.variant, names)
         return hit
 
     # --- result ------------------------------------------------------------

@@ -58,6 +58,7 @@ from .melds import check_meld, natural_rank, split
 from .parameters import BY_NAME, PARAMETERS
 from .ruling import NotStated, RulingContext
 from .situation import parse_cards, parse_melds
+from .variants import cited
 
 _ORDER = {p.name: i for i, p in enumerate(PARAMETERS)}
 _PENALTY = "score.penalty_"
@@ -163,16 +164,7 @@ class Reader:
 
     def sources(self, names: list[str]) -> dict:
         """The citations (and house rules) behind a line or a figure, in catalogue order."""
-        citations, houses, seen = [], [], set()
-        for name in sorted(dict.fromkeys(names), key=lambda n: _ORDER.get(n, len(_ORDER))):
-            entry = self.variant.entry(name)
-            if entry.house_rule:
-                houses.append({"parameter": name, "value": entry.value})
-                continue
-            for c in entry.citations:
-                if (c.start, c.end) not in seen:
-                    seen.add((c.start, c.end))
-                    citations.append(c.as_dict())
+        citations, houses = cited(self.variant, sorted(dict.fromkeys(names), key=lambda n: _ORDER.get(n, len(_ORDER))))
         out: dict = {"citations": citations}
         if houses:
             out["house_rules"] = houses

@@ -42,9 +42,31 @@ class Citation:
                 "quote": self.quote, "start": self.start, "end": self.end}
 
 
-def citation_dicts(citations: tuple[Citation, ...]) -> list[dict]:
-    """Fresh JSON-ready copies of citations (responses may be changed by callers)."""
-    return [c.as_dict() for c in citations]
+def jsonable(value: Any) -> Any:
+    """A parameter value as JSON has it: mapping keys become strings (``{2: 5000}`` -> ``{"2": 5000}``)."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def cited(variant: "Variant", names) -> tuple[list[dict], list[dict]]:
+    """The document citations behind ``names`` (deduplicated, in order) and the house rules among them.
+
+    A house-ruled parameter cites the players' agreement, not the document.
+    """
+    citations, house, seen = [], [], set()
+    for name in names:
+        entry = variant.entry(name)
+        if entry.house_rule:
+            house.append({"parameter": name, "value": entry.value})
+            continue
+        for c in entry.citations:
+            if (c.start, c.end) not in seen:
+                seen.add((c.start, c.end))
+                citations.append(c.as_dict())
+    return citations, house
 
 
 @dataclass(frozen=True)

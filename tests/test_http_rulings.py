@@ -12,10 +12,9 @@ import yaml
 from adjudicator.engine import adjudicate
 from adjudicator.rules import RULES
 from adjudicator.variants import load_all
-from web_api.problems import PROBLEM_BASE
+from problems import PROBLEM, PROBLEM_BASE, assert_problem, pointers  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
-PROBLEM = "application/problem+json"
 VARIANTS = load_all()
 VARIANT_IDS = list(VARIANTS)
 SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
@@ -46,22 +45,8 @@ LEGAL = {
 RULING_KEYS = {"variant", "verdict", "summary", "reasons", "interpretations", "missing", "not_stated", "consequences"}
 
 
-def assert_problem(resp, status: int, slug: str | None = None) -> dict:
-    assert resp.status_code == status, resp.get_data(as_text=True)
-    assert resp.mimetype == PROBLEM
-    body = resp.get_json(force=True)
-    assert body["status"] == status
-    assert body["title"] and body["detail"]
-    assert body["type"].startswith(PROBLEM_BASE)
-    if slug is not None:
-        assert body["type"] == PROBLEM_BASE + slug, body
-    for err in body.get("errors", []):
-        assert set(err) == {"pointer", "detail"}
-    return body
 
 
-def pointers(body: dict) -> list[str]:
-    return [e["pointer"] for e in body.get("errors", [])]
 
 
 def with_changes(payload: dict, change) -> dict:

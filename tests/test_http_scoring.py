@@ -15,10 +15,9 @@ import yaml
 
 from adjudicator.scoring import score
 from adjudicator.variants import load_all
-from web_api.problems import PROBLEM_BASE
+from problems import PROBLEM, PROBLEM_BASE, assert_problem, pointers  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
-PROBLEM = "application/problem+json"
 VARIANTS = load_all()
 VARIANT_IDS = list(VARIANTS)
 SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
@@ -51,18 +50,8 @@ def as_json(value):
     return json.loads(json.dumps(value))
 
 
-def assert_problem(resp, status: int, slug: str | None = None) -> dict:
-    assert resp.status_code == status, resp.get_data(as_text=True)
-    assert resp.mimetype == PROBLEM
-    body = resp.get_json(force=True)
-    assert body["status"] == status and body["title"] and body["detail"]
-    if slug is not None:
-        assert body["type"] == PROBLEM_BASE + slug, body
-    return body
 
 
-def pointers(body: dict) -> list[str]:
-    return [e["pointer"] for e in body.get("errors", [])]
 
 
 def post(client, body):

@@ -18,10 +18,10 @@ from adjudicator.variants import STATUSES, VariantError, load_all
 from web_api import create_app
 from web_api.fields import (StrictBoolean, StrictFloat, StrictInteger, StrictString, load_or_422,
                             messages_to_errors)
-from web_api.problems import PROBLEM_BASE, json_body
+from web_api.problems import json_body
+from problems import PROBLEM, PROBLEM_BASE, assert_problem, pointers  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
-PROBLEM = "application/problem+json"
 
 # The seed documents each variant is built from (shared/seeds/README.md).
 SEED_FILES = {
@@ -36,20 +36,6 @@ VARIANTS = load_all()
 VARIANT_IDS = list(VARIANTS)
 
 
-def assert_problem(resp, status: int, slug: str | None = None) -> dict:
-    assert resp.status_code == status, resp.get_data(as_text=True)
-    assert resp.mimetype == PROBLEM
-    body = resp.get_json(force=True)
-    assert body["status"] == status
-    assert isinstance(body["title"], str) and body["title"]
-    assert isinstance(body["detail"], str) and body["detail"]
-    assert body["type"].startswith(PROBLEM_BASE)
-    if slug is not None:
-        assert body["type"] == PROBLEM_BASE + slug
-    for err in body.get("errors", []):
-        assert set(err) == {"pointer", "detail"}
-        assert err["pointer"] == "" or err["pointer"].startswith("/")
-    return body
 
 
 # ----------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify
 
 from adjudicator.parameters import PARAMETERS
-from adjudicator.variants import Variant
+from adjudicator.variants import Variant, jsonable
 
 from .problems import ApiProblem
 
@@ -39,15 +39,6 @@ def get_variant(variant_id: str, *, pointer: str | None = None) -> Variant:
     if variant is None:
         raise unknown_variant(variant_id, pointer=pointer)
     return variant
-
-
-def jsonable(value: Any) -> Any:
-    """Values as JSON has them: mapping keys become strings (``{2: 5000}`` -> ``{"2": 5000}``)."""
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    return value
 
 
 def parameter_entry(variant: Variant, name: str) -> dict:
