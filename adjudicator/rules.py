@@ -30,8 +30,6 @@ RULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                        ("pile.unfrozen_natural_and_wild",)),
     "pile.unfrozen.add_to_meld": ("An unfrozen pile may be taken to add its top card to the team's meld of that rank.",
                                   ("pile.unfrozen_add_to_meld",)),
-    "pile.top_card.use": ("The top card must be used at once in a meld with hand cards or on a team meld.",
-                          ("pile.unfrozen_add_to_meld",)),
     "pile.cards_same_turn": ("Whether cards taken with the pile may be melded in the same turn.",
                              ("pile.cards_usable_same_turn",)),
     "meld.same_rank": ("A meld's natural cards share one rank.", ("meld.min_cards",)),
@@ -57,7 +55,6 @@ RULES: dict[str, tuple[str, tuple[str, ...]]] = {
                          ("go_out.canastas_required",)),
     "go_out.all_cards": ("Going out gets rid of every card: meld all, or all but one and discard it.",
                          ("go_out.meld_all", "go_out.discard_last")),
-    "go_out.concealed": ("Going out concealed: the conditions for the concealed bonus.", ("concealed.allowed",)),
 }
 
 

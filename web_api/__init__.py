@@ -16,10 +16,24 @@ Layout:
 * :mod:`web_api.rulings_api` -- ``/v1/adjudicate`` and ``/v1/rules``.
 * :mod:`web_api.scoring_api` -- ``/v1/score``.
 * :mod:`web_api.compare_api` -- ``/v1/compare`` and ``/v1/matrix``.
+* :mod:`web_api.security` -- security headers, caching, CORS on every response.
+* :mod:`web_api.request_id` -- the ``X-Request-ID`` of each request.
+
+Configuration (``create_app(config)`` keys; the environment variables are read
+when a key is not given):
+
+* ``MAX_CONTENT_LENGTH`` -- largest request body in bytes (env ``CANASTA_MAX_CONTENT_LENGTH``;
+  default 256 KiB). A bigger body is a 413 problem, also when it comes without a
+  Content-Length (chunked). The largest legitimate body, a 200-round game that lists
+  every card of a 110-card deck each round, is about 190 KB of plain JSON.
+* ``CORS_ALLOWED_ORIGINS`` -- exact origins allowed to call the JSON API from a browser,
+  a comma-separated string or a list (env ``CORS_ALLOWED_ORIGINS``; default: none).
+* ``VARIANTS_DIR`` -- folder of variant files (env ``CANASTA_VARIANTS_DIR``).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -27,22 +41,39 @@ from flask import Flask
 
 from adjudicator.variants import load_all
 
-from . import compare_api, meta_api, rulings_api, scoring_api, variants_api
+from . import compare_api, meta_api, rulings_api, scoring_api, security, variants_api
 from .problems import register_error_handlers
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
 
+DEFAULT_MAX_CONTENT_LENGTH = 256 * 1024
+
 DEFAULTS: dict[str, Any] = {
-    "MAX_CONTENT_LENGTH": 1024 * 1024,  # request bodies over 1 MiB get a 413 problem
+    "MAX_CONTENT_LENGTH": DEFAULT_MAX_CONTENT_LENGTH,  # bigger request bodies get a 413 problem
+    "CORS_ALLOWED_ORIGINS": "",  # no cross-origin access
     "VARIANTS_DIR": None,  # None: CANASTA_VARIANTS_DIR or the repository's variants/
 }
 
 
+def _from_environment() -> dict[str, Any]:
+    """Settings given by environment variables (``ValueError`` when one is malformed)."""
+    settings: dict[str, Any] = {}
+    raw_limit = os.environ.get("CANASTA_MAX_CONTENT_LENGTH", "").strip()
+    if raw_limit:
+        if not raw_limit.isdigit() or int(raw_limit) <= 0:
+            raise ValueError(f"CANASTA_MAX_CONTENT_LENGTH must be a positive number of bytes, not {raw_limit!r}")
+        settings["MAX_CONTENT_LENGTH"] = int(raw_limit)
+    if "CORS_ALLOWED_ORIGINS" in os.environ:
+        settings["CORS_ALLOWED_ORIGINS"] = os.environ["CORS_ALLOWED_ORIGINS"]
+    return settings
+
+
 def create_app(config: dict | None = None) -> Flask:
-    """Build the app; ``config`` overrides :data:`DEFAULTS` and Flask settings (e.g. ``TESTING``)."""
-    app = Flask(__name__)
+    """Build the app; ``config`` overrides the environment, :data:`DEFAULTS` and Flask settings (e.g. ``TESTING``)."""
+    app = Flask(__name__, static_folder=None)  # the page's files are served by web_api.page
     app.config.update(DEFAULTS)
+    app.config.update(_from_environment())
     app.config.update(config or {})
     app.json.sort_keys = False  # keep documents in their natural order (id first, catalogue order)
     app.json.ensure_ascii = False  # the rule texts are Swedish, Norwegian and Danish
@@ -51,6 +82,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions[meta_api.OPENAPI_KEY] = OPENAPI_PATH.read_bytes()
 
     register_error_handlers(app)
+    security.init_app(app)  # first, so its hooks see every request (preflights end here)
     app.register_blueprint(meta_api.bp)
     app.register_blueprint(variants_api.bp)
     app.register_blueprint(rulings_api.bp)

@@ -6,6 +6,9 @@ Every error response is ``application/problem+json``::
      "title": "...", "status": 422, "detail": "...", "instance": "/v1/...",
      "errors": [{"pointer": "/hand/0", "detail": "..."}]}
 
+``request_id`` is the request's ``X-Request-ID`` (echoed as that response header too),
+so a report from a client can be matched with the server's logs.
+
 ``errors`` is present only when one or more fields of the request are at fault;
 each ``pointer`` is an RFC 6901 JSON pointer into the request body (``""`` is
 the whole body). Problem types are always absolute URIs under
@@ -30,9 +33,11 @@ from typing import Any
 from urllib.parse import quote
 
 from flask import Flask, Response, current_app, has_request_context, request
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
 from adjudicator.errors import InputError
+
+from .request_id import current_request_id
 
 PROBLEM_BASE = "https://canasta-referee.example/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
@@ -78,11 +83,12 @@ def _slug(text: str) -> str:
 
 def problem_body(status: int, title: str, detail: str, *, type: str | None = None,
                  errors: list[dict] | None = None, **extensions: Any) -> dict:
-    """The problem document as a dict (``instance`` is the request path when there is a request)."""
+    """The problem document as a dict (``instance`` and ``request_id`` when there is a request)."""
     body: dict[str, Any] = {"type": problem_type(type or _slug(title)), "title": title,
                             "status": status, "detail": detail}
     if has_request_context():
         body["instance"] = quote(request.path, safe="/:@!$&'()*+,;=-._~")
+        body["request_id"] = current_request_id()
     if errors:
         body["errors"] = [{"pointer": e["pointer"], "detail": e["detail"]} for e in errors]
     for key, value in extensions.items():
@@ -117,6 +123,22 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _read_body() -> bytes:
+    """The request body, or a 413 when it is longer than ``MAX_CONTENT_LENGTH``.
+
+    werkzeug refuses a too-long Content-Length up front, but a body sent without one
+    (chunked; the server sets ``wsgi.input_terminated``) is only cut at the limit. When
+    the cut body fills the limit, one more byte from the server's stream tells a body of
+    exactly the limit from a longer one.
+    """
+    raw = request.get_data(cache=True)
+    limit = request.max_content_length
+    if limit is not None and request.content_length is None and len(raw) >= limit:
+        if request.environ["wsgi.input"].read(1):
+            raise RequestEntityTooLarge()
+    return raw
+
+
 def json_body() -> dict:
     """Return the request body as a JSON object (a ``dict``), or raise an :class:`ApiProblem`.
 
@@ -125,7 +147,8 @@ def json_body() -> dict:
     * 400 ``malformed-json`` when the body is empty, not UTF-8, not JSON (``NaN`` and
       ``Infinity`` included), nested too deeply, or has an integer too long to parse.
     * 400 ``body-not-an-object`` when the JSON is valid but not an object.
-    * 413 (via werkzeug) when the body exceeds ``MAX_CONTENT_LENGTH``.
+    * 413 (via werkzeug) when the body exceeds ``MAX_CONTENT_LENGTH``, whether the
+      Content-Length says so up front or a body without one (chunked) runs past it.
 
     400s carry ``errors: [{"pointer": "", "detail": ...}]``. No input bytes make it raise
     anything but an :class:`ApiProblem` or a werkzeug ``HTTPException``.
@@ -135,7 +158,7 @@ def json_body() -> dict:
         raise ApiProblem(415, "Unsupported Media Type",
                          f"the request body must be application/json, not {got}",
                          type="unsupported-media-type", headers={"Accept-Post": "application/json"})
-    raw = request.get_data(cache=True)
+    raw = _read_body()
     if not raw.strip():
         raise ApiProblem(400, "Malformed JSON", "the request body is empty; send a JSON object",
                          type="malformed-json", errors=[{"pointer": "", "detail": "empty body"}])
@@ -170,6 +193,10 @@ def _handle_http_exception(e: HTTPException) -> Response:
     elif isinstance(e, MethodNotAllowed) and has_request_context():
         allowed = ", ".join(e.valid_methods or [])
         detail = f"{request.method} is not allowed on {request.path}; allowed: {allowed}"
+    elif isinstance(e, RequestEntityTooLarge):
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        detail = (f"the request body is larger than the {limit} bytes this service accepts" if limit
+                  else "the request body is larger than this service accepts")
     return problem_response(status, title, detail, base=base)
 
 
@@ -183,7 +210,8 @@ def _handle_input_error(e: InputError) -> Response:
 
 
 def _handle_unexpected(e: Exception) -> Response:
-    current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
+    current_app.logger.exception("unhandled error on %s %s (request id %s)", request.method, request.path,
+                                 current_request_id())
     return problem_response(500, "Internal Server Error",
                             "the server failed to handle this request; the error has been logged",
                             type="internal-error")

@@ -127,6 +127,7 @@ def _answer_preflight() -> Response | None:
                                 "the service's CORS_ALLOWED_ORIGINS does not list it",
                                 type="cors-origin-not-allowed")
     response = Response(status=204)
+    del response.headers["Content-Type"]  # no content
     response.headers["Access-Control-Allow-Methods"] = CORS_ALLOW_METHODS
     response.headers["Access-Control-Allow-Headers"] = CORS_ALLOW_HEADERS
     response.headers["Access-Control-Max-Age"] = CORS_MAX_AGE
