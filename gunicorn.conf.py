@@ -3,6 +3,9 @@
 Environment:
   PORT             port to listen on (all interfaces); default 8000
   WEB_CONCURRENCY  number of worker processes; default 2
+  LOG_LEVEL        gunicorn's log level; default info
+(The app itself reads CORS_ALLOWED_ORIGINS, CANASTA_MAX_CONTENT_LENGTH and
+CANASTA_VARIANTS_DIR: see web_api/__init__.py.)
 """
 
 import os
@@ -19,12 +22,14 @@ timeout = 30
 graceful_timeout = 20
 keepalive = 5
 
-# Logs to stdout/stderr. The access log has the request line, status, size and time;
-# it never contains request bodies or headers beyond the user agent.
+# Logs to stdout/stderr. The access log has the request line, status, size, time, user
+# agent and the request id (the X-Request-ID *response* header: the app checks or replaces
+# what the client sent, so it is always [A-Za-z0-9._-]); the app's error log names the same
+# id for a 500. It never contains request bodies or request headers beyond the user agent.
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
-access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s" rid=%({x-request-id}o)s'
 
 # Heartbeat files on tmpfs (inside Docker, /tmp may be an overlay and slow).
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None

@@ -193,6 +193,11 @@ class Server:
         self.ready_s = float("nan")
 
     def __enter__(self) -> "Server":
+        if self.proc is None:
+            self.start()
+        return self
+
+    def start(self) -> "Server":
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
         log = open(self.log_path, "wb")  # noqa: SIM115 -- closed with the process
         t0 = time.perf_counter()
@@ -202,7 +207,7 @@ class Server:
         deadline = t0 + 60
         while time.perf_counter() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}; see {self.log_path}")
+                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}:\n{self.log_tail()}")
             try:
                 with urllib.request.urlopen(f"{self.url}/healthz", timeout=1) as resp:
                     if resp.status == 200:
@@ -211,7 +216,13 @@ class Server:
             except OSError:
                 time.sleep(0.02)
         self.__exit__()
-        raise RuntimeError(f"gunicorn did not answer /healthz within 60 s; see {self.log_path}")
+        raise RuntimeError(f"gunicorn did not answer /healthz within 60 s:\n{self.log_tail()}")
+
+    def log_tail(self, lines: int = 25) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
 
     @property
     def url(self) -> str:
@@ -464,12 +475,26 @@ def one_run(server: Server, args, work: dict, use_wrk: bool, tmp: Path, duration
     return res
 
 
+def start_server(args, tmp: Path, attempts: int = 3) -> Server:
+    """A started :class:`Server`; retried, since a start can fail while someone is editing the code."""
+    for attempt in range(1, attempts + 1):
+        server = Server(args.workers, args.worker_class, args.threads, args.keepalive, tmp)
+        try:
+            return server.start()
+        except RuntimeError as error:
+            if attempt == attempts:
+                raise
+            print(f"  server did not start (attempt {attempt}), retrying in 15 s:\n{error}", flush=True)
+            time.sleep(15)
+    raise AssertionError("unreachable")
+
+
 def measure(args, workloads: dict, tmp: Path, label: str | None = None) -> dict:
     """Start the server once; run every endpoint ``args.repeat`` times, interleaved; medians per endpoint."""
     use_wrk = bool(args.client == "wrk" or (args.client == "auto" and shutil.which("wrk")))
     names = [n for n in workloads if not args.only or n in args.only or n == "GET /healthz"]
     runs: dict[str, list[dict]] = {n: [] for n in names}
-    with Server(args.workers, args.worker_class, args.threads, args.keepalive, tmp) as server:
+    with start_server(args, tmp) as server:
         for name in names:  # warm-up: each worker imports the engine modules on its first request
             one_run(server, args, workloads[name], use_wrk, tmp, min(2.0, args.duration))
         for rnd in range(args.repeat):

@@ -106,8 +106,13 @@ def test_gunicorn_reads_port_and_web_concurrency(monkeypatch):
 
 def test_gunicorn_access_log_has_no_request_body():
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
-    # gunicorn has no atom for bodies; headers other than the user agent stay out too
-    assert not re.search(r"%\(\{[^}]+\}i\)s", conf["access_log_format"])
+    fmt = conf["access_log_format"]
+    # gunicorn has no atom for bodies. Request headers stay out (the user agent is the
+    # %(a)s atom); so do environ atoms. Response header atoms ({name}o) are allowed.
+    assert not re.search(r"%\(\{[^}]+\}[ie]\)s", fmt)
+    assert "%(a)s" in fmt
+    # every response carries the request id the app checked or made, and the log names it
+    assert "%({x-request-id}o)s" in fmt
 
 
 def _requirements(name: str) -> list[str]:

@@ -24,8 +24,9 @@ when a key is not given):
 
 * ``MAX_CONTENT_LENGTH`` -- largest request body in bytes (env ``CANASTA_MAX_CONTENT_LENGTH``;
   default 256 KiB). A bigger body is a 413 problem, also when it comes without a
-  Content-Length (chunked). The largest legitimate body, a 200-round game that lists
-  every card of a 110-card deck each round, is about 190 KB of plain JSON.
+  Content-Length (chunked). The largest legitimate body, a game of 200 rounds (the
+  schema's cap) that lists every card of the deck in each round, is about 155 KB
+  of JSON as ``json.dumps`` writes it.
 * ``CORS_ALLOWED_ORIGINS`` -- exact origins allowed to call the JSON API from a browser,
   a comma-separated string or a list (env ``CORS_ALLOWED_ORIGINS``; default: none).
 * ``VARIANTS_DIR`` -- folder of variant files (env ``CANASTA_VARIANTS_DIR``).

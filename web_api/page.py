@@ -2,7 +2,8 @@
 
 The page (``web/``) is plain HTML, CSS and JavaScript: no build step, nothing
 fetched from another host, no inline scripts or styles, so it runs under a
-``default-src 'self'`` Content-Security-Policy. It talks only to this
+``default-src 'self'`` Content-Security-Policy (set with the other security
+headers in :mod:`web_api.security`). It talks only to this
 service's ``/v1`` API. Files are revalidated on every load (``no-cache`` with
 an ETag), so a deploy is seen at once and an unchanged file costs a 304.
 """
@@ -21,7 +22,6 @@ bp = Blueprint("page", __name__)
 def _static(name: str) -> Response:
     response = send_from_directory(WEB_DIR, name, max_age=0)
     response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Content-Type-Options"] = "nosniff"
     return response
 
 

@@ -71,7 +71,8 @@ def parse_origins(value: str | Iterable[str] | None) -> frozenset[str]:
     """The allow-list from a comma-separated string or a list; raises ``ValueError`` on a bad entry.
 
     Each entry is an exact origin as a browser sends it: ``scheme://host[:port]``, with no
-    path and no trailing slash. ``*`` and ``null`` are refused: the allow-list is explicit.
+    path and no trailing slash (lower-cased here, as browsers send it). ``*`` and ``null``
+    are refused: the allow-list is explicit.
     """
     if value is None:
         return frozenset()
@@ -81,10 +82,10 @@ def parse_origins(value: str | Iterable[str] | None) -> frozenset[str]:
         origin = str(item).strip()
         if not origin:
             continue
-        if not _ORIGIN.fullmatch(origin):
+        if not _ORIGIN.fullmatch(origin.lower()):
             raise ValueError(f"{CORS_CONFIG_KEY}: {origin!r} is not an origin like https://example.org "
                              "(scheme://host[:port], no path, no trailing slash; '*' is not supported)")
-        origins.add(origin)
+        origins.add(origin.lower())
     return frozenset(origins)
 
 

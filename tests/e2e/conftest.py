@@ -6,8 +6,8 @@ the OS) for the whole session. Chromium is ``/usr/bin/chromium`` from Debian
 never used. When the browser or Playwright is missing the tests *fail* and say
 how to fix it: they never skip.
 
-Every page is served with the strict ``Content-Security-Policy: default-src 'self'``
-that production will send, and each test fails on a CSP violation, a script
+Every page arrives with the app's own strict Content-Security-Policy (the one
+production sends), and each test fails on a CSP violation, a script
 error, a console error or a request to any other host.
 """
 
@@ -24,7 +24,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-CSP = "default-src 'self'"
 PHONE = {"width": 390, "height": 844}
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -89,7 +88,7 @@ class PageWatch:
 
 
 def open_context(browser, live_server, viewport=PHONE):
-    """A fresh phone-sized context (empty localStorage) that serves documents with the strict CSP."""
+    """A fresh phone-sized context (empty localStorage); the app itself serves the strict CSP."""
     watch = PageWatch()
     context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=True, has_touch=True,
                                   locale="en-GB", service_workers="block",
@@ -101,13 +100,7 @@ def open_context(browser, live_server, viewport=PHONE):
             watch.foreign.append(request.url)
             route.abort()
             return
-        if request.resource_type == "document":
-            response = route.fetch()
-            headers = dict(response.headers)
-            headers["content-security-policy"] = CSP
-            route.fulfill(response=response, headers=headers)
-            return
-        route.continue_()
+        route.continue_()  # documents arrive with the app's own Content-Security-Policy
 
     context.route("**/*", guard)
     page = context.new_page()
