@@ -16,7 +16,7 @@ from adjudicator.engine import adjudicate as rule
 from adjudicator.rules import describe
 
 from .problems import json_body
-from .schemas import AdjudicateRequest, load
+from .schemas import SCHEMAS, load
 from .variants_api import loaded_variants
 
 bp = Blueprint("rulings", __name__, url_prefix="/v1")
@@ -24,7 +24,7 @@ bp = Blueprint("rulings", __name__, url_prefix="/v1")
 
 @bp.post("/adjudicate")
 def adjudicate():
-    data = load(AdjudicateRequest(), json_body())
+    data = load(SCHEMAS["adjudicate"], json_body())
     return jsonify(rule(data, loaded_variants()))
 
 

@@ -14,7 +14,7 @@ from flask import Blueprint, jsonify
 from adjudicator.scoring import score as score_round
 
 from .problems import json_body
-from .schemas import ScoreGameRequest, ScoreRoundRequest, load_score
+from .schemas import SCHEMAS, load_score
 from .variants_api import loaded_variants
 
 bp = Blueprint("scoring", __name__, url_prefix="/v1")
@@ -22,5 +22,5 @@ bp = Blueprint("scoring", __name__, url_prefix="/v1")
 
 @bp.post("/score")
 def score():
-    data = load_score(json_body(), ScoreRoundRequest(), ScoreGameRequest())
+    data = load_score(json_body(), SCHEMAS["score_round"], SCHEMAS["score_game"])
     return jsonify(score_round(data, loaded_variants()))
