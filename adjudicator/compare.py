@@ -263,7 +263,8 @@ def _why(names: list[str], ruled: dict, ids: list[str]) -> tuple[list[str], str]
     differing, parts = [], []
     for name in names:
         shown = {vid: param_value(ruled[vid], name) for vid in ids}
-        if len({_show(s["value"]) for s in shown.values()}) > 1:
+        values = [s["value"] for s in shown.values()]
+        if any(v != values[0] for v in values[1:]):
             differing.append(name)
             parts.append(f"{name}: " + "; ".join(f"{vid} {_show(s['value'])} ({s['status']})"
                                                  for vid, s in shown.items()))
