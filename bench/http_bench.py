@@ -583,6 +583,19 @@ SWEEP = [  # (label, workers, worker class, threads, keepalive)
 ]
 
 
+def parse_settings(text: str) -> list[tuple]:
+    """``"sync:2,gthread:2x4"`` -> SWEEP-style rows."""
+    rows = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        klass, _, shape = item.partition(":")
+        workers, _, threads = shape.partition("x")
+        if klass not in ("sync", "gthread") or not workers.isdigit() or (threads and not threads.isdigit()):
+            raise argparse.ArgumentTypeError(f"bad setting {item!r}; use sync:N or gthread:NxT")
+        label = f"{klass}, {workers} workers" + (f" × {threads} threads" if threads else "")
+        rows.append((label, int(workers), klass, int(threads) if threads else None, None))
+    return rows
+
+
 def sweep_table(rows: list[tuple[str, dict]]) -> str:
     names = list(rows[0][1])
     out = ["| setting | " + " | ".join(f"`{n}` req/s · p99 ms · CPU µs/req" for n in names) + " |",
@@ -612,6 +625,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="cores other programs may use for the machine to count as quiet")
     parser.add_argument("--only", action="append", help="endpoint label to run (repeatable); /healthz always runs")
     parser.add_argument("--sweep", action="store_true", help="measure several gunicorn worker settings")
+    parser.add_argument("--sweep-settings", type=parse_settings, default=SWEEP,
+                        help="settings for --sweep, e.g. sync:2,sync:4,gthread:2x4 (default: a built-in list)")
     parser.add_argument("--write", type=Path, help="write the report into this markdown file (e.g. BENCHMARKS.md)")
     args = parser.parse_args(argv)
     args.duration = min(max(args.duration, 1.0), 120.0)
@@ -633,7 +648,7 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(tmpdir)
         if args.sweep:
             rows = []
-            for label, workers, klass, threads, keepalive in SWEEP:
+            for label, workers, klass, threads, keepalive in args.sweep_settings:
                 args.workers, args.worker_class, args.threads, args.keepalive = workers, klass, threads, keepalive
                 rows.append((label, measure(args, workloads, tmp, label + " ")["results"]))
             text = "\n".join([
@@ -665,7 +680,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.duration:.0f} s per endpoint after a warm-up; medians. The client runs on the same machine "
         f"(median {client_cores:.2f} cores); other programs used a median {foreign:.2f} cores during the runs.",
         "- Bodies (each answered 200 in-process before the run): "
-        + "; ".join(f"`{n}`: {w['mix']}" for n, w in workloads.items() if w["bodies"]),
+        + "; ".join(f"`{n}`: {w['mix']}" for n, w in workloads.items() if w["bodies"] and n in results),
         "- *vs /healthz*: requests/s over the `/healthz` requests/s of the same round. *CPU-cost ratio*: "
         "server CPU per `/healthz` request over server CPU per request of the endpoint -- the throughput "
         "ratio a CPU-bound server would reach, unaffected by other load on the machine.",

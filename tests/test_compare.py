@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import importlib
 
 import pytest
 
@@ -514,18 +513,8 @@ def test_shape_errors_raise_as_the_single_call_would(request_, ptr):
 
 
 # ----------------------------------------------------------------------------------------------
-# Scores (the scoring module is written alongside; these run once it is importable)
+# Scores
 
-
-def _scoring_available() -> bool:
-    try:
-        importlib.import_module("adjudicator.scoring")
-    except ImportError:
-        return False
-    return True
-
-
-needs_scoring = pytest.mark.skipif(not _scoring_available(), reason="adjudicator.scoring is not importable yet")
 
 ROUND = {
     "players": 4,
@@ -568,7 +557,6 @@ def line_diff(result: dict, team: str, item: str, round_index: int | None = None
     return found[0]
 
 
-@needs_scoring
 def test_score_totals_differ_and_the_lines_say_why():
     request = copy.deepcopy(ROUND)
     result = compare(request, VARIANTS)
@@ -621,7 +609,6 @@ def test_score_totals_differ_and_the_lines_say_why():
         assert len(points) > 1
 
 
-@needs_scoring
 def test_score_of_a_game_compares_round_by_round():
     request = copy.deepcopy(GAME)
     result = compare(request, VARIANTS)
@@ -637,7 +624,6 @@ def test_score_of_a_game_compares_round_by_round():
     assert len(result["groups"]) == 2
 
 
-@needs_scoring
 def test_score_agrees_when_the_house_rules_even_things_out():
     request = copy.deepcopy(ROUND) | {"house_rules": {"score.going_out": 100, "card_value.8": 10, "card_value.9": 10,
                                                       "card_value.A": 20, "score.no_canasta_all_negative": False}}
@@ -650,7 +636,6 @@ def test_score_agrees_when_the_house_rules_even_things_out():
         assert going["points"] == 100 and going["house_rules"] == [{"parameter": "score.going_out", "value": 100}]
 
 
-@needs_scoring
 def test_score_house_rule_in_differences():
     request = copy.deepcopy(ROUND) | {"house_rules": {"score.going_out": 50}, "variants": ["da-ludo", "sv-classic"]}
     result = compare(request, VARIANTS)
@@ -663,7 +648,6 @@ def test_score_house_rule_in_differences():
         assert going["points"] == 50
 
 
-@needs_scoring
 def test_score_impossible_for_some_variants():
     request = copy.deepcopy(ROUND)
     request["teams"][1]["hand"] = ["JK"] * 5
@@ -682,7 +666,6 @@ def test_score_impossible_for_some_variants():
     assert [r["variant"] for r in result["results"] if "score" in r] == ["sv-classic"]
 
 
-@needs_scoring
 def test_score_not_stated_is_a_problem_that_a_house_rule_settles():
     request = copy.deepcopy(ROUND)
     request["teams"][1]["hand"] = ["5C", "3C"]
@@ -696,7 +679,6 @@ def test_score_not_stated_is_a_problem_that_a_house_rule_settles():
     assert all("score" in r for r in settled["results"])
 
 
-@needs_scoring
 def test_score_refused_everywhere_is_still_an_answer():
     request = copy.deepcopy(ROUND) | {"players": 6}
     result = compare(request, VARIANTS)
@@ -705,7 +687,6 @@ def test_score_refused_everywhere_is_still_an_answer():
     assert result["groups"] == [] and result["differences"] == []
 
 
-@needs_scoring
 @pytest.mark.parametrize("request_, ptr", [
     ({"players": 4, "teams": "Vi"}, "/teams"),
     ({"players": 4, "teams": [{"name": "Vi", "colour": "red"}, {"name": "De"}]}, "/teams/0/colour"),
@@ -719,7 +700,6 @@ def test_score_shape_errors_raise(request_, ptr):
     assert ptr in [e["pointer"] for e in err.value.errors]
 
 
-@needs_scoring
 def test_score_unknown_variant():
     with pytest.raises(UnknownVariant) as err:
         compare(copy.deepcopy(ROUND) | {"variants": ["da-ludo", "xx"]}, VARIANTS)

@@ -161,7 +161,7 @@ def test_resources_requests_and_limits():
         assert key in res["requests"] and key in res["limits"], key
     assert cpu_millis(res["requests"]["cpu"]) <= cpu_millis(res["limits"]["cpu"])
     assert mebibytes(res["requests"]["memory"]) <= mebibytes(res["limits"]["memory"])
-    assert mebibytes(res["limits"]["memory"]) >= 128  # a preloaded master plus two workers use about 70 MiB
+    assert mebibytes(res["limits"]["memory"]) >= 128  # a preloaded master plus two workers use about 55 MiB
 
 
 def test_web_concurrency_is_set_and_fits_the_cpu_limit():
@@ -250,8 +250,7 @@ def test_hpa_scales_the_deployment_on_cpu():
 
 def test_pdb_selects_the_deployment_pods():
     pdbs = of_kind("PodDisruptionBudget")
-    if not pdbs:
-        pytest.skip("no PodDisruptionBudget")
+    assert pdbs, "a PodDisruptionBudget keeps replicas up through node drains"
     labels = one("Deployment")["spec"]["template"]["metadata"]["labels"]
     for pdb in pdbs:
         assert pdb["spec"]["selector"]["matchLabels"].items() <= labels.items()
@@ -267,6 +266,7 @@ def test_names_and_labels_are_consistent():
 
 
 def test_manifests_match_the_kubernetes_schema():
-    kv = pytest.importorskip("kubernetes_validate")
+    import kubernetes_validate as kv  # requirements-dev.txt: the manifests must validate, not be skipped
+
     for doc in DOCS:
         kv.validate(doc, "1.30", strict=True)
