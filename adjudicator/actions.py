@@ -118,13 +118,12 @@ def check_in_hand(action: Action, hand: list[str] | None, pile: list[str] | None
     """
     if hand is None:
         return
-    available = Counter(hand)
-    if action.type == "take_pile":
-        wanted, spare = Counter(action.with_cards), Counter(pile[:-1]) if pile else Counter()
-        if not wanted - available and not Counter(action.laid_cards()) - ((available - wanted) + spare):
-            return
-    elif not Counter(action.hand_cards()) - available:
+    if action.type != "take_pile" and _holds(hand, action.hand_cards()):
         return  # the usual case; the walk below only names the offending cards
+    if action.type == "take_pile" and _holds(hand, action.with_cards) and \
+            _holds(_minus(hand, action.with_cards) + (pile[:-1] if pile else []), action.laid_cards()):
+        return
+    available = Counter(hand)
     errors = []
 
     def take(card: str, ptr: str, extra: Counter | None = None) -> None:
@@ -150,3 +149,25 @@ def check_in_hand(action: Action, hand: list[str] | None, pile: list[str] | None
         take(action.discard, f"{base}/{'card' if action.type == 'discard' else 'discard'}")
     if errors:
         raise InputError(errors)
+
+
+def _holds(have: list[str], need: list[str]) -> bool:
+    """Whether the multiset ``have`` contains ``need`` (plain dict counting: these lists are short)."""
+    if not need:
+        return True
+    counts: dict[str, int] = {}
+    for card in have:
+        counts[card] = counts.get(card, 0) + 1
+    for card in need:
+        n = counts.get(card, 0)
+        if not n:
+            return False
+        counts[card] = n - 1
+    return True
+
+
+def _minus(have: list[str], used: list[str]) -> list[str]:
+    rest = list(have)
+    for card in used:
+        rest.remove(card)
+    return rest

@@ -25,49 +25,47 @@ class NotStated(Exception):
 
 
 class _Rule:
-    __slots__ = ("id", "params", "passed", "explanation", "decided")
+    """One check of a ruling, and the ``with`` block that runs it (one object: it is made on every check).
 
-    def __init__(self, rule_id: str):
-        self.id = rule_id
+    Parameters read inside the block become its citations; a missing fact or
+    an unstated parameter raised inside makes it undetermined.
+    """
+
+    __slots__ = ("ctx", "id", "params", "passed", "explanation", "decided", "outer")
+
+    def __init__(self, ctx: "RulingContext", rule_id: str):
+        self.ctx, self.id, self.outer = ctx, rule_id, None
         self.params: list[str] = []
         self.passed: bool | None = None
         self.explanation = ""
         self.decided = False
 
-    def result(self, passed: bool, explanation: str) -> None:
+    def result(self, passed: bool | None, explanation: str) -> None:
         self.passed, self.explanation, self.decided = passed, explanation, True
 
-
-class _RuleBlock:
-    """The context manager behind :meth:`RulingContext.rule` (a class: it runs on every check)."""
-
-    __slots__ = ("ctx", "rule", "outer")
-
-    def __init__(self, ctx: "RulingContext", rule_id: str):
-        self.ctx, self.rule, self.outer = ctx, _Rule(rule_id), None
-
-    def __enter__(self) -> _Rule:
-        self.outer, self.ctx._current = self.ctx._current, self.rule
-        return self.rule
+    def __enter__(self) -> "_Rule":
+        self.outer, self.ctx._current = self.ctx._current, self
+        return self
 
     def __exit__(self, kind, error, tb) -> bool:
-        ctx, current = self.ctx, self.rule
+        ctx = self.ctx
         ctx._current = self.outer
-        if isinstance(error, MissingFact):
-            if error.pointer not in ctx.missing:
-                ctx.missing.append(error.pointer)
-            current.result(None, f"Needs {error.pointer}, which the situation does not give.")
-        elif isinstance(error, NotStated):
-            if error.name not in ctx.not_stated:
-                ctx.not_stated.append(error.name)
-            current.result(None, f"The {ctx.variant.id} text does not settle {error.name}; "
-                                 f"a house rule can (see interpretations).")
-        elif error is not None:
-            return False
-        if current.decided:
-            ctx._record(current)
-        elif current.params:
-            ctx.skipped.setdefault(current.id, current.params)
+        if error is not None:
+            if isinstance(error, MissingFact):
+                if error.pointer not in ctx.missing:
+                    ctx.missing.append(error.pointer)
+                self.result(None, f"Needs {error.pointer}, which the situation does not give.")
+            elif isinstance(error, NotStated):
+                if error.name not in ctx.not_stated:
+                    ctx.not_stated.append(error.name)
+                self.result(None, f"The {ctx.variant.id} text does not settle {error.name}; "
+                                  f"a house rule can (see interpretations).")
+            else:
+                return False
+        if self.decided:
+            ctx._record(self)
+        elif self.params:
+            ctx.skipped.setdefault(self.id, self.params)
         return True
 
 
@@ -131,7 +129,7 @@ class RulingContext:
         return self.param(f"card_value.{card[:-1]}")
 
     # --- checks ----------------------------------------------------------
-    def rule(self, rule_id: str) -> "_RuleBlock":
+    def rule(self, rule_id: str) -> _Rule:
         """Run one check; record pass, fail, or undetermined with its citations.
 
         Use as ``with ctx.rule("pile.frozen.natural_pair") as r: ... r.result(ok, why)``.
@@ -139,7 +137,7 @@ class RulingContext:
         undetermined; a block that records no result does not appear at all.
         """
         assert rule_id in RULES, rule_id
-        return _RuleBlock(self, rule_id)
+        return _Rule(self, rule_id)
 
     def skip(self) -> None:
         """Used inside a rule block when the check does not apply after all."""
