@@ -79,6 +79,9 @@ def _check_counts(variant, situation: Situation, action: Action) -> None:
             raise InputError([{"pointer": f"{base}/{ptr}", "detail": "must be an integer"}])
     if situation.stock_count is not None and situation.stock_count < 0:
         raise InputError([{"pointer": f"{base}/stock_count", "detail": "must be 0 or more"}])
+    if situation.has_melded is True and situation.team.melds == []:
+        raise InputError([{"pointer": f"{base}/player/has_melded",
+                           "detail": "the player cannot have melded while the team has no melds"}])
     if situation.drew not in (None, "stock", "pile"):
         raise InputError([{"pointer": f"{base}/turn/drew", "detail": "must be null, \"stock\" or \"pile\""}])
     if situation.hand is not None and situation.cards_from_pile:
@@ -617,8 +620,19 @@ def rule_go_out(ctx, situation: Situation, action: Action) -> None:
 
 
 def _concealed(ctx, situation: Situation, action: Action, table: Table) -> str | None:
-    """Record the concealed bonus as a consequence; return why the opening minimum is waived, if it is."""
-    if situation.has_melded is not False:
+    """Record the concealed bonus as a consequence; return why the opening minimum is waived, if it is.
+
+    A player whose team has no melds cannot have melded before, so ``has_melded``
+    need not be given then; otherwise an unknown ``has_melded`` leaves the bonus open.
+    """
+    has_melded = situation.has_melded
+    if has_melded is None and situation.team.melds == []:
+        has_melded = False
+    if has_melded is None:
+        ctx.consequences.append("Whether this go-out earns the concealed bonus depends on "
+                                f"{situation.base}/player/has_melded.")
+        return None
+    if has_melded:
         return None
     if not _safe(ctx, "concealed.allowed"):
         return None

@@ -143,6 +143,8 @@ PARAMETERS: tuple[Param, ...] = tuple(
         # scoring
         _p("score.natural_canasta", "int", "Bonus for each natural canasta.", minimum=0, maximum=5000),
         _p("score.mixed_canasta", "int", "Bonus for each mixed canasta.", minimum=0, maximum=5000),
+        _p("score.canasta_cards_counted", "bool",
+           "The card values of the cards lying in a canasta count on top of its bonus."),
         _p("score.red_three", "int", "Bonus for each red three.", minimum=0, maximum=1000),
         _p("score.red_threes_all_four", "int", "Bonus for all four red threes together.", minimum=0, maximum=5000),
         _p("score.red_threes_negative_without_meld", "bool",

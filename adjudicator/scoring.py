@@ -436,12 +436,37 @@ def _check_tables(reader: Reader, teams: list[Team], players: int, team_size: in
         _check_hand(reader, team, team_size, errors)
         if team.melds:
             _check_melds(reader, team, errors, needs)
+        _check_canasta_band(reader, team, errors)
         if team.went_out and not errors and not needs:
             _check_canastas_to_go_out(reader, team, players, errors, needs)
     if errors:
         raise InputError(errors)
     if needs:
         raise reader.not_stated(needs)
+
+
+def _check_canasta_band(reader: Reader, team: Team, errors: list) -> None:
+    """A team whose score band opens only with a canasta cannot have melds without one (canastas stay)."""
+    score = team.score_before
+    if score is None or score < 0:
+        return
+    bands = reader.maybe("opening.bands")[1] or []
+    band = [b for b in bands if b["min"] <= score][-1:] or [None]
+    if not band[0] or not band[0]["canasta_required"]:
+        return
+    least = reader.maybe("canasta.min_cards")[1] or 7
+    if team.melds is not None:
+        melded, canastas = bool(team.melds), sum(1 for m in team.melds if len(m) >= least)
+        where = "melds"
+    else:
+        melded = bool(team.counts.get("melded_points") or team.counts.get("natural_canastas")
+                      or team.counts.get("mixed_canastas"))
+        canastas = team.counts.get("natural_canastas", 0) + team.counts.get("mixed_canastas", 0)
+        where = "melded_points" if team.counts.get("melded_points") else "natural_canastas"
+    if melded and not canastas:
+        errors.append({"pointer": f"{team.ptr}/{where}",
+                       "detail": f"{team.name} starts the round on {score} points, where the opening must include "
+                                 f"a canasta (opening.canasta_required), so its melds cannot lack one"})
 
 
 def _check_hand(reader: Reader, team: Team, team_size: int, errors: list) -> None:
@@ -657,10 +682,16 @@ def _value_param(card: str) -> str | None:
 
 
 def _table_from_cards(reader: Reader, team: Team, prices: list[tuple[int, str | None]]) -> Table:
+    """The melds' card values and canastas. Whether a canasta's own cards count on top of its bonus is
+    ``score.canasta_cards_counted``, read only when there is a canasta."""
     least = reader.need("canasta.min_cards", f"{team.ptr}/melds")
     natural = mixed = 0
+    value, start, value_params = 0, 0, [p for _, p in prices if p]
     for j, meld in enumerate(team.melds):
+        meld_value = sum(v for v, _ in prices[start:start + len(meld)])
+        start += len(meld)
         if len(meld) < least:
+            value += meld_value
             continue
         try:
             _, wilds = split(reader.ctx, meld)
@@ -670,7 +701,11 @@ def _table_from_cards(reader: Reader, team: Team, prices: list[tuple[int, str | 
             mixed += 1
         else:
             natural += 1
-    return Table(value=sum(v for v, _ in prices), cards=len(prices), value_params=[p for _, p in prices if p],
+        if reader.need("score.canasta_cards_counted", f"{team.ptr}/melds/{j}"):
+            value += meld_value
+        if "score.canasta_cards_counted" not in value_params:
+            value_params.append("score.canasta_cards_counted")
+    return Table(value=value, cards=len(prices), value_params=value_params,
                  natural=natural, mixed=mixed, canasta_params=["canasta.min_cards"], melded=bool(team.melds))
 
 

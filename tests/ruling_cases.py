@@ -21,7 +21,10 @@ def base(**over) -> dict:
         "player": {"hand": ["9H", "9S", "JK", "5C", "7D", "AH"], "has_melded": True},
         "turn": {"drew": None, "cards_from_pile": []},
     }
-    return merge(sit, over)
+    out = merge(sit, over)
+    if "has_melded" not in (over.get("player") or {}):  # the player has melded only if the team has
+        out["player"]["has_melded"] = bool(out["team"].get("melds"))
+    return out
 
 
 def merge(sit: dict, over: dict) -> dict:

@@ -134,3 +134,4 @@ QUOTES.update({
     ("add a lone two without naming the meld", "da-ludo"): "2'ere: 20 point",
     ("add a lone two without naming the meld", "sv-gamerules"): "(jokrar, tvåor)",
 })
+QUOTES[("concealed go-out at 3000, has_melded not given", "no-pagat")] = "gå skjult ut uten å oppfylle åpningskravet"

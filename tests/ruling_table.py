@@ -196,3 +196,11 @@ ROWS += [
     ("add a lone two without naming the meld", drawn(player={"hand": ["2S", "5C", "6C"]}),
      {"type": "meld", "add": [["2S"]]}, "meld.add.target", "I I U I"),
 ]
+
+ROWS += [
+    ("concealed go-out at 3000, has_melded not given",
+     drawn(team={"score": 3000, "melds": []}, player={"hand": KINGS + ["5C"], "has_melded": None}),
+     {"type": "go_out", "melds": [KINGS], "discard": "5C"}, "opening.minimum", "I L I I"),
+    ("has melded although the team has no melds", drawn(**UNOPENED, player={"hand": H["hand"], "has_melded": True}),
+     {"type": "discard", "card": "5C"}, None, "422 422 422 422"),
+]

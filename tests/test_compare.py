@@ -10,6 +10,7 @@ from adjudicator.compare import compare
 from adjudicator.engine import adjudicate
 from adjudicator.errors import InputError, UnknownVariant
 from adjudicator.variants import load_all
+from ruling_cases import base
 
 VARIANTS = load_all()
 IDS = list(VARIANTS)
@@ -18,24 +19,12 @@ CANASTA_K = [KINGS]
 
 
 def sit(**over) -> dict:
-    """An ordinary mid-game situation: four players, not the first round, kings opened, a natural pile."""
-    out = {
-        "players": 4,
-        "first_round": False,
-        "stock_count": 40,
-        "discard_pile": ["6C", "8D", "9D"],
-        "team": {"score": 1000, "melds": [["KH", "KS", "KD"]], "red_threes": 0},
-        "opponents": {"score": 1200, "melds": [["QH", "QS", "QD"]], "red_threes": 0},
-        "player": {"hand": ["9H", "9S", "JK", "5C", "7D", "AH"], "has_melded": True},
-        "turn": {"drew": None, "cards_from_pile": []},
-    }
-    for key, value in over.items():
-        out[key] = {**out[key], **value} if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out
+    """The rule matrix's ordinary mid-game situation (tests/ruling_cases.py)."""
+    return base(**over)
 
 
 def drawn(**over) -> dict:
-    return sit(turn={"drew": "stock", "cards_from_pile": []}, **over)
+    return base(turn={"drew": "stock", "cards_from_pile": []}, **over)
 
 
 HAND = {"hand": ["AH", "AD", "AS", "5C", "7D", "8C", "JK", "2C", "9H", "9S"]}
@@ -579,7 +568,8 @@ def test_score_totals_differ_and_the_lines_say_why():
     assert "card_value.8: da-ludo 5 (stated)" in melded["why"]
     ludo = entry(melded, "da-ludo")
     assert ludo["counted"] is True and ludo["count"] == 13
-    assert ludo["points"] == 7 * 10 + 6 * 5
+    assert ludo["points"] == 6 * 5  # da-ludo does not count the kings of its canasta again
+    assert "score.canasta_cards_counted" in melded["differing_parameters"]
     assert entry(melded, "sv-classic")["points"] == 13 * 10
     assert any(c["quote"] == "4-9: 5 point" for c in ludo["citations"])
     assert param(ludo, "card_value.8") == {"parameter": "card_value.8", "value": 5, "status": "stated"}
@@ -626,7 +616,8 @@ def test_score_of_a_game_compares_round_by_round():
 
 def test_score_agrees_when_the_house_rules_even_things_out():
     request = copy.deepcopy(ROUND) | {"house_rules": {"score.going_out": 100, "card_value.8": 10, "card_value.9": 10,
-                                                      "card_value.A": 20, "score.no_canasta_all_negative": False}}
+                                                      "card_value.A": 20, "score.no_canasta_all_negative": False,
+                                                      "score.canasta_cards_counted": True}}
     result = compare(request, VARIANTS)
     score_entries_match(request, result)
     assert result["agree"] is True and result["differences"] == []

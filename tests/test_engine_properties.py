@@ -37,7 +37,7 @@ def situations(draw):
         "team": {"score": draw(st.integers(-1000, 9000)) // 5 * 5, "melds": team_melds,
                  "red_threes": draw(st.integers(0, 2))},
         "opponents": {"score": 0, "melds": opp_melds, "red_threes": draw(st.integers(0, 2))},
-        "player": {"hand": hand, "has_melded": draw(st.booleans())},
+        "player": {"hand": hand, "has_melded": draw(st.booleans()) and bool(team_melds)},
         "turn": {"drew": draw(st.sampled_from([None, "stock", "pile"])), "cards_from_pile": []},
     }
     for key in draw(st.sets(st.sampled_from(["first_round", "stock_count", "turn", "team"]), max_size=2)):

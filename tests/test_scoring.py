@@ -208,66 +208,69 @@ CASES = [
     ("da-ludo the brief's round: hint penalty and a team without a canasta", "da-ludo", 4, None,
      [T("Vi", score_before=5400, melds=[KINGS7, ["9H", "9S", "JK"]], hand=["5C"], red_threes=2, went_out=True,
         penalties=[{"kind": "hint"}]),
-      T("De", score_before=6100, melds=[["QH", "QS", "QD"]], hand=["JK", "5H"], red_threes=1)],
-     # Vi: kings 70 + nines 5 + 5 + joker 50 = 130; red canasta 500; red threes 200; no closing bonus (0);
-     #     hand -5; hint -500: 130 + 500 + 200 + 0 - 5 - 500 = 325
+      T("De", score_before=5100, melds=[["QH", "QS", "QD"]], hand=["JK", "5H"], red_threes=1)],
+     # (De is on 5100, not the brief's 6100: at 6000+ a team opens only with a canasta, so melds without one
+     #  cannot lie on its table there; that table is a 422, see test_canasta_band_table_without_canasta.)
+     # Vi: the canasta's kings are not counted again ("værdien af alle andre kort"); nines 5 + 5 + joker 50
+     #     = 60; red canasta 500; red threes 200; no closing bonus (0); hand -5; hint -500:
+     #     60 + 500 + 200 + 0 - 5 - 500 = 255
      # De: no canasta, so "alle holdets point ... minuspoint (både hånd og bord)":
      #     -(queens 30 + red three 100 + hand 55) = -185, written as 30 + 100 - 55 - 2 x 130
-     {"Vi": {"melded_cards": 130, "natural_canastas": 500, "red_threes": 200, "going_out": 0, "hand": -5,
+     {"Vi": {"melded_cards": 60, "natural_canastas": 500, "red_threes": 200, "going_out": 0, "hand": -5,
              "penalty_hint": -500},
       "De": {"melded_cards": 30, "red_threes": 100, "hand": -55, "no_canasta": -260}}),
     ("da-ludo nothing melded: red threes go minus through the no-canasta rule", "da-ludo", None, None,
      [T("Vi", red_threes=2, hand=["KH", "AS"]),
       T("De", melds=[["5H", "5S", "5D", "5C", "5H", "5S", "5D"]], went_out=True)],
      # Vi: -(red threes 200 + king 10 + ace 15) = -225, i.e. 200 - 25 - 2 x 200
-     # De: fives 35 + red canasta 500 + closing 0 = 535
+     # De: red canasta 500 (its fives are not counted again) + closing 0 = 500
      {"Vi": {"melded_cards": 0, "red_threes": 200, "hand": -25, "no_canasta": -400},
-      "De": {"melded_cards": 35, "natural_canastas": 500, "going_out": 0, "hand": 0}}),
+      "De": {"melded_cards": 0, "natural_canastas": 500, "going_out": 0, "hand": 0}}),
     ("da-ludo black canasta with three jokers; count penalty", "da-ludo", None, None,
      [T("Vi", melds=[["AH", "AS", "AD", "AC", "JK", "JK", "JK"]], hand=["10C"]),
       T("De", melds=[["8H", "8S", "8D", "8C", "8H", "8S", "8D"]], red_threes=4,
         penalties=[{"kind": "unverifiable_count"}], went_out=True)],
-     # Vi: 4 aces 60 + 3 jokers 150 = 210 (4 naturals > 3 jokers: "flertal af rene kort");
-     #     black canasta 300; hand -10; = 500
-     # De: eights 35 + red canasta 500 + closing 0 + all four red threes 800 - 500 penalty = 835
-     {"Vi": {"melded_cards": 210, "mixed_canastas": 300, "hand": -10},
-      "De": {"melded_cards": 35, "natural_canastas": 500, "red_threes": 800, "going_out": 0, "hand": 0,
+     # Vi: black canasta 300 (4 naturals > 3 jokers: "flertal af rene kort"; its cards not counted again);
+     #     hand -10; = 290
+     # De: red canasta 500 + closing 0 + all four red threes 800 - 500 penalty = 800
+     {"Vi": {"melded_cards": 0, "mixed_canastas": 300, "hand": -10},
+      "De": {"melded_cards": 0, "natural_canastas": 500, "red_threes": 800, "going_out": 0, "hand": 0,
              "penalty_unverifiable_count": -500}}),
     ("da-ludo black threes in hand valued by house rule", "da-ludo", None, {"card_value.black_three": 5},
      [T("Vi", melds=[KINGS7], hand=["3C", "3S"]),
       T("De", melds=[["QH", "QS", "QD"]], hand=[])],
-     # Vi: kings 70 + red canasta 500 - house-rule black threes 2 x 5 = 560
+     # Vi: red canasta 500 - house-rule black threes 2 x 5 = 490
      # De: no canasta: -(queens 30) = -30, i.e. 30 - 2 x 30
-     {"Vi": {"melded_cards": 70, "natural_canastas": 500, "hand": -10},
+     {"Vi": {"melded_cards": 0, "natural_canastas": 500, "hand": -10},
       "De": {"melded_cards": 30, "hand": 0, "no_canasta": -60}}),
     ("da-ludo black-three meld at closing, house rule value", "da-ludo", None, {"card_value.black_three": 5},
      [T("Vi", melds=[KINGS7, ["3C", "3S", "3C"]], went_out=True, hand=[]),
       T("De", melds=[["4H", "4S", "4D", "4C", "4H", "4S", "4D"]], hand=["JK"])],
-     # Vi: kings 70 + black threes 15 = 85 ("lægges ned som point i selve lukningen"); red canasta 500 = 585
-     # De: fours 35 + red canasta 500 - joker 50 = 485
-     {"Vi": {"melded_cards": 85, "natural_canastas": 500, "going_out": 0, "hand": 0},
-      "De": {"melded_cards": 35, "natural_canastas": 500, "hand": -50}}),
+     # Vi: black threes 15 ("lægges ned som point i selve lukningen"); red canasta 500 = 515
+     # De: red canasta 500 - joker 50 = 450
+     {"Vi": {"melded_cards": 15, "natural_canastas": 500, "going_out": 0, "hand": 0},
+      "De": {"melded_cards": 0, "natural_canastas": 500, "hand": -50}}),
     ("da-ludo two hint penalties and no canasta", "da-ludo", None, None,
      [T("Vi", melds=[["9H", "9S", "9D"]], penalties=[{"kind": "hint"}, {"kind": "hint"}]),
       T("De", melds=[["JH", "JS", "JD", "JC", "JH", "JS", "JD"]], went_out=True)],
      # Vi: -(nines 15) - 2 x 500 = -1015; the penalties are minus already and are not turned round
-     # De: jacks 70 + red canasta 500 = 570
+     # De: red canasta 500 (its jacks not counted again) = 500
      {"Vi": {"melded_cards": 15, "hand": 0, "no_canasta": -30, "penalty_hint": -1000},
-      "De": {"melded_cards": 70, "natural_canastas": 500, "going_out": 0, "hand": 0}}),
+      "De": {"melded_cards": 0, "natural_canastas": 500, "going_out": 0, "hand": 0}}),
     ("da-ludo twos wild by house rule", "da-ludo", None, {"wild.twos": True},
      [T("Vi", melds=[["KH", "KS", "KD", "KC", "KH", "2C", "2D"]]),
       T("De", melds=[["6H", "6S", "6D"]])],
-     # Vi: 5 kings 50 + two twos 40 = 90; black canasta 300 = 390
+     # Vi: black canasta 300 (its kings and twos not counted again) = 300
      # De: -(sixes 15) = -15
-     {"Vi": {"melded_cards": 90, "mixed_canastas": 300, "hand": 0},
+     {"Vi": {"melded_cards": 0, "mixed_canastas": 300, "hand": 0},
       "De": {"melded_cards": 15, "hand": 0, "no_canasta": -30}}),
     ("da-ludo all four red threes without a meld", "da-ludo", None, None,
      [T("Vi", red_threes=4, hand=["4C"]),
       T("De", melds=[["10H", "10S", "10D", "10C", "10H", "10S", "10D"]])],
      # Vi: "Alle 4 røde 3'ere ... 800 point", turned minus with the hand: -(800 + 5) = -805
-     # De: tens 70 + red canasta 500 = 570
+     # De: red canasta 500 (its tens not counted again) = 500
      {"Vi": {"melded_cards": 0, "red_threes": 800, "hand": -5, "no_canasta": -1600},
-      "De": {"melded_cards": 70, "natural_canastas": 500, "hand": 0}}),
+      "De": {"melded_cards": 0, "natural_canastas": 500, "hand": 0}}),
     ("sv-classic counts instead of cards", "sv-classic", 4, None,
      [T("Vi", melded_points=250, natural_canastas=1, mixed_canastas=1, hand_points=15, red_threes=1,
         went_out=True),
@@ -319,9 +322,26 @@ def test_table_is_large_and_covers_every_variant():
 
 def test_round_totals_start_from_score_before():
     result = play("da-ludo", *CASES[16][4])
-    assert team_of(result, "Vi")["total"] == 5400 + 325 == 5725
-    assert team_of(result, "De")["total"] == 6100 - 185 == 5915
+    assert team_of(result, "Vi")["total"] == 5400 + 255 == 5655
+    assert team_of(result, "De")["total"] == 5100 - 185 == 4915
     assert result["game_over"] is False and result["winner"] is None
+
+
+def test_canasta_band_table_without_canasta():
+    # da-ludo: "6000-10.000: åbning kræver canasta" -- a team there that has melds has a canasta among them.
+    with pytest.raises(InputError) as err:
+        play("da-ludo", T("Vi", score_before=6100, melds=[["QH", "QS", "QD"]]),
+             T("De", melds=[KINGS7], went_out=True))
+    assert [e["pointer"] for e in err.value.errors] == ["/teams/0/melds"]
+    assert "opening.canasta_required" in err.value.errors[0]["detail"]
+    # counts say the same thing
+    with pytest.raises(InputError):
+        play("da-ludo", T("Vi", score_before=6100, melded_points=30), T("De", melds=[KINGS7], went_out=True))
+    # with a canasta, or below the band, the table is possible
+    assert play("da-ludo", T("Vi", score_before=6100, melds=[KINGS7, ["QH", "QS", "QD"]]), T("De"))
+    assert play("da-ludo", T("Vi", score_before=5995, melds=[["QH", "QS", "QD"]]), T("De"))
+    # sv-classic has no such band
+    assert play("sv-classic", T("Vi", score_before=6100, melds=[["QH", "QS", "QD"]]), T("De"), players=4)
 
 
 def test_lines_cite_their_parameters():
