@@ -30,7 +30,6 @@ class Action:
     melds: list[list[str]] = field(default_factory=list)
     adds: list[Add] = field(default_factory=list)
     discard: str | None = None
-    with_given: bool = False
 
     @property
     def label(self) -> str:
@@ -57,7 +56,6 @@ def parse_action(raw, base: str = "/action") -> Action:
     errors: list[dict] = []
     action = Action(kind)
     if kind == "take_pile":
-        action.with_given = raw.get("with") is not None
         action.with_cards = parse_cards(raw.get("with") or [], f"{base}/with", errors)
     if kind in ("take_pile", "meld", "go_out"):
         action.melds = parse_melds(raw.get("melds") or [], f"{base}/melds", errors)

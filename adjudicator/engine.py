@@ -38,12 +38,6 @@ def adjudicate_traced(payload: dict, variants: dict) -> tuple[dict, dict[str, li
     return ctx.result(LABELS_BY_TYPE[ctx.action_type]), ctx.skipped
 
 
-def rule_on(variant, situation_raw: dict, action_raw: dict) -> dict:
-    """Rule on one action under an already chosen (and house-ruled) variant."""
-    ctx = _rule(variant, situation_raw, action_raw)
-    return ctx.result(LABELS_BY_TYPE[ctx.action_type])
-
-
 def _rule(variant, situation_raw: dict, action_raw: dict) -> RulingContext:
     situation = Situation(situation_raw, variant)
     action = parse_action(action_raw)

@@ -8,7 +8,6 @@ in every action.
 from __future__ import annotations
 
 from .cards import is_black_three, is_red_three, rank
-from .ruling import NotStated
 
 
 def split(ctx, cards: list[str]) -> tuple[list[str], list[str]]:

@@ -139,9 +139,6 @@ class RulingContext:
         assert rule_id in RULES, rule_id
         return _Rule(self, rule_id)
 
-    def skip(self) -> None:
-        """Used inside a rule block when the check does not apply after all."""
-
     def _record(self, rule: _Rule) -> None:
         names = tuple(rule.params) or RULES[rule.id][1]
         citations, house = self._citations(names)

@@ -405,8 +405,8 @@ def _check_round(reader: Reader, players: int, teams: list[Team], base: str) -> 
 
 def _deck_errors(reader: Reader, teams: list[Team]) -> list[dict]:
     """No more copies of a card (or red threes) than deck.decks and deck.jokers allow."""
-    has_decks, decks = reader.maybe("deck.decks")
-    has_jokers, jokers = reader.maybe("deck.jokers")
+    _, decks = reader.maybe("deck.decks")
+    _, jokers = reader.maybe("deck.jokers")
     errors, counts = [], Counter()
     for team in teams:
         for card, ptr in team.located_cards():
@@ -415,7 +415,7 @@ def _deck_errors(reader: Reader, teams: list[Team]) -> list[dict]:
             if limit is not None and counts[card] == limit + 1:
                 errors.append({"pointer": ptr, "detail": f"the {reader.variant.id} deck holds {limit} of {card}; "
                                                          f"this is one more"})
-    if has_decks:
+    if decks is not None:
         laid = 0
         for team in teams:
             laid += team.red_threes

@@ -148,8 +148,6 @@ class Situation:
     def need_stock_count(self) -> int:
         return self.need(self.stock_count, "stock_count")
 
-    def need_has_melded(self) -> bool:
-        return self.need(self.has_melded, "player", "has_melded")
 
 
 def all_cards(situation: Situation) -> list[str]:

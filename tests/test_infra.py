@@ -8,7 +8,6 @@ import re
 import runpy
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
