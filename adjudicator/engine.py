@@ -109,16 +109,12 @@ def _check_drew(ctx, situation: Situation, want_drawn: bool) -> None:
                      f"You already drew this turn (from the {drew}); a turn has one draw.")
 
 
-def _team_melds(situation: Situation) -> list[list[str]]:
-    return situation.need_team_melds()
-
-
-def _first_round(ctx, situation: Situation, rule_id: str, param: str, what: str) -> None:
-    """Apply a first-round restriction; read the parameter only when it can matter."""
+def _first_round(ctx, situation: Situation, rule_id: str, what: str) -> None:
+    """Apply a first-round restriction (rule and parameter share the name); read it only when it can matter."""
     if situation.first_round is False:
         return
     with ctx.rule(rule_id) as r:
-        restricted = ctx.param(param)
+        restricted = ctx.param(rule_id)
         if not restricted:
             if situation.first_round:
                 r.result(True, f"The text sets no first-round restriction on {what}.")
@@ -236,10 +232,10 @@ def _requirement(ctx, situation: Situation) -> tuple[int | None, bool, str]:
 def _check_opening(ctx, situation: Situation, table: Table, groups: list[list[str]],
                    pile_extra: list[str], waived: str | None = None) -> None:
     """The first melds' minimum; ``groups`` are the cards laid this turn from hand (and the top card)."""
-    melds = _team_melds(situation)
+    melds = situation.need_team_melds()
     if melds:
         return
-    _first_round(ctx, situation, "first_round.no_opening", "first_round.no_opening", "open")
+    _first_round(ctx, situation, "first_round.no_opening", "open")
     if waived:
         with ctx.rule("opening.minimum") as r:
             ctx.param("concealed.opening_waived_after_stock")
@@ -380,7 +376,7 @@ def _forced_take(ctx, situation: Situation) -> None:
         if not ctx.param("stock.empty_forced_take"):
             return
         pile = situation.need_pile()
-        melds = _team_melds(situation)
+        melds = situation.need_team_melds()
         if not pile:
             r.result(True, "The pile is empty too, so nothing must be taken.")
             return
@@ -415,7 +411,7 @@ def _frozen_reasons(ctx, situation: Situation, pile: list[str], team_melds: list
 
 def rule_take_pile(ctx, situation: Situation, action: Action) -> None:
     _check_drew(ctx, situation, want_drawn=False)
-    _first_round(ctx, situation, "first_round.no_pile", "first_round.no_pile", "take the pile")
+    _first_round(ctx, situation, "first_round.no_pile", "take the pile")
     pile: list[str] | None = None
     with ctx.rule("pile.empty") as r:
         pile = situation.need_pile()
@@ -433,7 +429,7 @@ def rule_take_pile(ctx, situation: Situation, action: Action) -> None:
                 size = _hand_size(situation)
                 r.result(size != 1, "You hold one card and the pile has one card; you may not take it."
                          if size == 1 else "The one-card rule does not apply: you hold more than one card.")
-    melds = _team_melds(situation)
+    melds = situation.need_team_melds()
     if not melds:
         with ctx.rule("pile.before_opening") as r:
             before = ctx.param("pile.before_opening")
@@ -579,7 +575,7 @@ def _take_with_hand(ctx, table: Table, top: str, with_cards: list[str], frozen: 
 
 def rule_meld(ctx, situation: Situation, action: Action) -> None:
     _check_drew(ctx, situation, want_drawn=True)
-    table = Table(ctx, _team_melds(situation))
+    table = Table(ctx, situation.need_team_melds())
     _lay_all(table, action, going_out=False)
     _check_pile_cards(ctx, situation, action)
     _check_opening(ctx, situation, table, [list(m) for m in action.melds], [])
@@ -605,7 +601,7 @@ def rule_go_out(ctx, situation: Situation, action: Action) -> None:
         else:
             r.result(bool(ok), f"You go out by {how}" + (", as the text allows." if ok else
                                                          ", which the text does not allow."))
-    table = Table(ctx, _team_melds(situation))
+    table = Table(ctx, situation.need_team_melds())
     _lay_all(table, action, going_out=True)
     _check_pile_cards(ctx, situation, action)
     _check_keep_card(ctx, situation, table, 0, going_out=True)
@@ -657,7 +653,7 @@ def rule_discard(ctx, situation: Situation, action: Action) -> None:
         return
     left = _hand_size(situation) - 1
     if left == 0:
-        table = Table(ctx, _team_melds(situation))
+        table = Table(ctx, situation.need_team_melds())
         with ctx.rule("go_out.all_cards") as r:
             ok = ctx.param("go_out.discard_last")
             r.result(bool(ok), "Discarding your last card goes out" + (", as the text allows." if ok else
