@@ -14,6 +14,7 @@ from .actions import LABELS as LABELS_BY_TYPE, Action, check_in_hand, parse_acti
 from .cards import JOKER, is_black_three, is_red_three, rank
 from .errors import InputError, UnknownVariant
 from .melds import check_meld, is_canasta, natural_rank, split
+from .parameters import band_for
 from .ruling import NotStated, RulingContext
 from .situation import MissingFact, Situation, all_cards, card_locations, check_deck
 
@@ -222,7 +223,7 @@ def _requirement(ctx, situation: Situation) -> tuple[int | None, bool, str]:
         points = ctx.param("opening.negative")
         return points, False, f"a team below zero needs {points}"
     bands = ctx.param("opening.bands")
-    band = [b for b in bands if b["min"] <= score][-1]
+    band = band_for(bands, score)
     span = f"{band['min']}" + (f"-{band['max']}" if band["max"] is not None else " or more")
     if band["canasta_required"]:
         return band["points"], True, f"a team on {span} points must open with a canasta"

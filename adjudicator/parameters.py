@@ -232,6 +232,11 @@ def check_value(param: Param, value: Any) -> Any:
     raise AssertionError(f"unknown parameter type {t}")
 
 
+def band_for(bands: list[dict], score: int) -> dict:
+    """The opening band a cumulative score of 0 or more falls in: the last whose ``min`` it reaches."""
+    return [b for b in bands if b["min"] <= score][-1]
+
+
 def _check_bands(value: Any) -> list[dict]:
     """Bands are keyed by their lower bound: a score falls in the last band whose ``min`` it reaches.
 

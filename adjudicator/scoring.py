@@ -55,7 +55,7 @@ from . import house_rules
 from .cards import JOKER, is_black_three, is_red_three, rank
 from .errors import InputError, NotStatedError, UnknownVariant
 from .melds import check_meld, natural_rank, split
-from .parameters import BY_NAME, PARAMETERS
+from .parameters import BY_NAME, PARAMETERS, band_for
 from .ruling import NotStated, RulingContext
 from .situation import parse_cards, parse_melds
 from .variants import cited
@@ -450,9 +450,8 @@ def _check_canasta_band(reader: Reader, team: Team, errors: list) -> None:
     score = team.score_before
     if score is None or score < 0:
         return
-    bands = reader.maybe("opening.bands")[1] or []
-    band = [b for b in bands if b["min"] <= score][-1:] or [None]
-    if not band[0] or not band[0]["canasta_required"]:
+    bands = reader.maybe("opening.bands")[1]
+    if not bands or not band_for(bands, score)["canasta_required"]:
         return
     least = reader.maybe("canasta.min_cards")[1] or 7
     if team.melds is not None:
@@ -791,7 +790,7 @@ def _opening(reader: Reader, total: int) -> dict:
                 **reader.sources([name])}
     if total < 0:
         return {"points": value, "canasta_required": False, **reader.sources([name])}
-    band = [b for b in value if b["min"] <= total][-1]
+    band = band_for(value, total)
     return {"points": band["points"], "canasta_required": band["canasta_required"], **reader.sources([name])}
 
 
