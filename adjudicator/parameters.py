@@ -58,6 +58,8 @@ PARAMETERS: tuple[Param, ...] = tuple(
         _p("deck.jokers", "int", "How many jokers are in the whole deck.", minimum=0, maximum=12),
         _p("players.supported", "list_int", "Player counts the document gives rules for."),
         _p("deal.cards", "by_players", "Cards dealt to each player, by player count.", minimum=1, maximum=30),
+        _p("players.team_size", "by_players", "Players in one team (side that scores together), by player count.",
+           minimum=1, maximum=3),
         _p("partnership.method", "enum", "How partnerships are formed.",
            choices=("fixed_pairs_opposite", "draw_two_highest_together", "draw_highest_chooses_second_highest",
                     "individual")),

@@ -194,16 +194,13 @@ def _players(payload: dict, variant) -> int:
 
 
 def _team_count(reader: Reader, players: int) -> int:
-    """Two or three players each play alone; four or more play in partnerships of two.
-
-    The texts agree on this (four players: "två lag om två"; two or three:
-    "var för sig", "var och en spelar ensam"); a partnership method of
-    ``individual`` makes every player a team at any count.
-    """
-    stated, method = reader.maybe("partnership.method")
-    if players <= 3 or (stated and method == "individual"):
-        return players
-    return players // 2
+    """How many teams (sides that score together) a game of ``players`` has: players.team_size says."""
+    sizes = reader.need("players.team_size", "/players")
+    size = sizes.get(players)
+    if size is None:
+        raise InputError([{"pointer": "/players", "detail": f"{reader.variant.id} gives no team size for "
+                                                            f"{players} players"}])
+    return max(1, players // size)
 
 
 # --- parsing -------------------------------------------------------------------
