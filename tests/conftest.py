@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -30,3 +32,28 @@ def variants():
     from adjudicator.variants import load_all
 
     return load_all()
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """The real app (create_app) on 127.0.0.1:<free port>, in a thread; yields its base URL.
+
+    Shared by the browser tests (tests/e2e) and the security test that loads the page in Chromium.
+    """
+    from werkzeug.serving import WSGIRequestHandler, make_server
+
+    from web_api import create_app
+
+    class QuietHandler(WSGIRequestHandler):
+        def log_request(self, *args, **kwargs):  # keep the test output to test results
+            pass
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = make_server("127.0.0.1", 0, create_app(), threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, name="e2e-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)

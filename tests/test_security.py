@@ -746,30 +746,10 @@ BROWSER_SCRIPT = textwrap.dedent("""
 """)
 
 
-@pytest.fixture(scope="module")
-def live_url():
-    import threading
-
-    from werkzeug.serving import WSGIRequestHandler, make_server
-
-    class Quiet(WSGIRequestHandler):
-        def log_request(self, *args, **kwargs):
-            pass
-
-    server = make_server("127.0.0.1", 0, create_app(), threaded=True, request_handler=Quiet)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-
-
-def test_page_runs_under_the_served_csp(live_url):
+def test_page_runs_under_the_served_csp(live_server):
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: run `bash scripts/install-browser`", pytrace=False)
-    done = subprocess.run([sys.executable, "-c", BROWSER_SCRIPT, live_url, str(CHROMIUM)], capture_output=True,
+    done = subprocess.run([sys.executable, "-c", BROWSER_SCRIPT, live_server, str(CHROMIUM)], capture_output=True,
                           text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])

@@ -13,9 +13,7 @@ error, a console error or a request to any other host.
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -29,28 +27,6 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 INSTALL_HINT = ("run `bash scripts/install-browser` (installs Debian's chromium with apt-get; needs root), "
                 "then `.venv/bin/pip install -r requirements-dev.txt`")
-
-
-@pytest.fixture(scope="session")
-def live_server():
-    """The real app (create_app) on 127.0.0.1:<free port>; yields its base URL."""
-    from werkzeug.serving import WSGIRequestHandler, make_server
-
-    from web_api import create_app
-
-    class QuietHandler(WSGIRequestHandler):
-        def log_request(self, *args, **kwargs):  # keep the test output to test results
-            pass
-
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    server = make_server("127.0.0.1", 0, create_app(), threaded=True, request_handler=QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, name="e2e-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")
