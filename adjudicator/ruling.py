@@ -82,6 +82,7 @@ class RulingContext:
         self._current: _Rule | None = None
         # rule id -> parameters read by checks that found they did not apply (for comparisons)
         self.skipped: dict[str, list[str]] = {}
+        self._failed = self._open = 0  # counts of failed and undetermined reasons, for the verdict
 
     # --- parameters --------------------------------------------------------
     def param(self, name: str) -> Any:
@@ -149,10 +150,15 @@ class RulingContext:
                     self._interpret(entry)
         # Citation dicts are shared between rulings of one variant: treat responses as read-only.
         reason = {"rule": rule.id, "passed": rule.passed, "explanation": rule.explanation,
-                  "parameters": list(names), "citations": list(citations)}
+                  "parameters": list(names), "citations": citations}
         if house:
             reason["house_rules"] = list(house)
         self.reasons.append(reason)
+        if rule.passed is not True:
+            if rule.passed is False:
+                self._failed += 1
+            else:
+                self._open += 1
 
     def _citations(self, names: tuple[str, ...]) -> tuple[list[dict], list[dict]]:
         """:func:`adjudicator.variants.cited`, cached per variant (rulings ask for the same sets again and again)."""
@@ -164,9 +170,9 @@ class RulingContext:
 
     # --- result ------------------------------------------------------------
     def verdict(self) -> str:
-        if any(r["passed"] is False for r in self.reasons):
+        if self._failed:
             return "illegal"
-        if any(r["passed"] is None for r in self.reasons) or not self.reasons:
+        if self._open or not self.reasons:
             return "undetermined"
         return "legal"
 

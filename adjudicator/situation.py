@@ -28,10 +28,14 @@ class MissingFact(Exception):
 _ABSENT = object()
 
 
-def parse_cards(value: Any, ptr: str, errors: list[dict]) -> list[str]:
-    """Parse a list of card codes, collecting one error per bad code."""
+def parse_cards(value: Any, ptr: str, errors: list[dict], index: int | None = None) -> list[str]:
+    """Parse a list of card codes, collecting one error per bad code.
+
+    ``index`` (a meld's place in its list) is joined to ``ptr`` only when there
+    is an error to report: building pointers for every meld cost more than parsing.
+    """
     if not isinstance(value, list):
-        errors.append({"pointer": ptr, "detail": "must be a list of card codes"})
+        errors.append({"pointer": ptr if index is None else f"{ptr}/{index}", "detail": "must be a list of card codes"})
         return []
     get = cards.CANONICAL.get
     try:
@@ -39,6 +43,8 @@ def parse_cards(value: Any, ptr: str, errors: list[dict]) -> list[str]:
     except TypeError:  # an unhashable item (a list or an object) where a code should be
         out = [None]
     if None in out:  # slow path: spelled variants (10/T, suit symbols, lower case) and errors
+        if index is not None:
+            ptr = f"{ptr}/{index}"
         out = []
         for i, code in enumerate(value):
             try:
@@ -52,7 +58,7 @@ def parse_melds(value: Any, ptr: str, errors: list[dict]) -> list[list[str]]:
     if not isinstance(value, list):
         errors.append({"pointer": ptr, "detail": "must be a list of melds (each a list of card codes)"})
         return []
-    return [parse_cards(m, f"{ptr}/{i}", errors) for i, m in enumerate(value)]
+    return [parse_cards(m, ptr, errors, i) for i, m in enumerate(value)]
 
 
 @dataclass
@@ -94,7 +100,7 @@ class Situation:
 
     # --- parsing -------------------------------------------------------
     def _players(self, value, variant, errors) -> int | None:
-        supported = variant.players_supported
+        supported = variant.value("players.supported")  # read only: no copy per request
         if value is _ABSENT or value is None:
             return supported[0] if len(supported) == 1 else None
         if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
@@ -183,8 +189,10 @@ def check_deck(variant, shown: list[str], locate, red_threes_laid: list[tuple[in
     counts = Counter(shown)
     red_limit = 2 * decks
     laid = sum(n for n, _ in red_threes_laid)
-    over = [c for c, n in counts.items() if n > (jokers if c == cards.JOKER else decks)]
-    if not over and laid + counts["3H"] + counts["3D"] <= red_limit:
+    most = max(counts.values(), default=0)
+    fits = most <= decks and counts[cards.JOKER] <= jokers or \
+        not [c for c, n in counts.items() if n > (jokers if c == cards.JOKER else decks)]
+    if fits and laid + counts["3H"] + counts["3D"] <= red_limit:
         return
     errors, seen = [], Counter()
     for card, ptr in locate():
