@@ -11,9 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import JOKER, RANKS, is_black_three, is_red_three, rank
 from .rules import RULES
 from .situation import MissingFact
 from .variants import cited
+
+
+# rank (or "JK") -> the parameter holding its card value
+_VALUE_PARAM = {r: f"card_value.{r}" for r in RANKS} | {JOKER: "card_value.joker"}
 
 
 class NotStated(Exception):
@@ -120,14 +125,12 @@ class RulingContext:
         return False
 
     def value_of(self, card: str) -> int:
-        from .cards import is_black_three, is_red_three
-        if card == "JK":
-            return self.param("card_value.joker")
-        if is_black_three(card):
-            return self.param("card_value.black_three")
+        """A card's point value in this variant (a red three, a bonus card, has none)."""
         if is_red_three(card):
             return 0
-        return self.param(f"card_value.{card[:-1]}")
+        if is_black_three(card):
+            return self.param("card_value.black_three")
+        return self.param(_VALUE_PARAM[rank(card)])
 
     # --- checks ----------------------------------------------------------
     def rule(self, rule_id: str) -> _Rule:
