@@ -242,8 +242,9 @@ def _check_opening(ctx, situation: Situation, table: Table, groups: list[list[st
             ctx.param("concealed.opening_waived_after_stock")
             r.result(True, waived)
         return
+    requirement = None
     with ctx.rule("opening.minimum") as r:
-        points, canasta_needed, described = _requirement(ctx, situation)
+        requirement = points, canasta_needed, described = _requirement(ctx, situation)
         values = [sum(ctx.value_of(c) for c in g) for g in groups]
         together = ctx.param("opening.melds_together") if len(groups) > 1 else True
         counted = sum(values) if together else max(values or [0])
@@ -262,13 +263,13 @@ def _check_opening(ctx, situation: Situation, table: Table, groups: list[list[st
                              f"Your opening counts {counted + extra_value} points with the pile cards; {described}.")
         else:
             r.result(True, f"No point minimum applies; {described}.")
-    if situation.team.score is not None and situation.team.score >= 0:
+    if requirement is not None and requirement[1]:  # the band demands a canasta
+        described = requirement[2]
         with ctx.rule("opening.canasta_required") as r:
-            _, canasta_needed, described = _requirement(ctx, situation)
-            if canasta_needed:
-                has = any(is_canasta(ctx, table.melds[i]) for i in table.new | table.grown)
-                r.result(has, f"{described[0].upper()}{described[1:]}; your opening "
-                              f"{'includes' if has else 'does not include'} one.")
+            ctx.param("opening.bands")  # cite the band table this check rests on
+            has = any(is_canasta(ctx, table.melds[i]) for i in table.new | table.grown)
+            r.result(has, f"{described[0].upper()}{described[1:]}; your opening "
+                          f"{'includes' if has else 'does not include'} one.")
 
 
 def _pile_cards_used(situation: Situation, action: Action) -> list[str]:
