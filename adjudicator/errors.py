@@ -1,46 +1,73 @@
-"""Errors the engine raises for input it cannot rule on.
+"""Typed errors for input the engine cannot rule on.
 
-The engine speaks in JSON pointers so that the HTTP layer can turn any of
-these into an RFC 9457 problem without knowing the rules.
+Each error carries :class:`Issue` s: a JSON pointer into the request (``""`` is
+the whole request) and a :class:`~adjudicator.messages.Message` saying what is
+wrong there. The engine knows nothing of HTTP: the web layer maps each class
+to a status code and a problem type.
+
+* :class:`MalformedRequest` -- the request's parts do not fit together (both
+  ``teams`` and ``rounds``, a variant listed twice, a discard without its card).
+* :class:`ImpossibleInput` -- a table that cannot happen under the variant
+  (an unknown card code, a third copy of a card, a card not in the hand).
+* :class:`UnknownVariant` -- a variant id no loaded variant has.
+* :class:`RuleNotStated` -- an answer needs a figure the document does not
+  state; ``parameters`` name the house rules that would settle it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 
-class InputError(Exception):
-    """Bad or impossible input. ``errors`` is a list of ``{pointer, detail}``."""
-
-    status = 422
-    title = "Unprocessable situation"
-    type = "impossible-input"
-
-    def __init__(self, errors: list[dict], detail: str | None = None):
-        self.errors = errors
-        self.detail = detail or "; ".join(f"{e['pointer'] or '/'}: {e['detail']}" for e in errors)
-        super().__init__(self.detail)
+from .messages import Message, msg
 
 
-class UnknownVariant(InputError):
-    """A variant id that names no loaded variant; the message lists the known ids."""
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One fault: where in the request, and what."""
 
-    status = 404
-    title = "Unknown variant"
-    type = "unknown-variant"
+    pointer: str
+    message: Message
+
+
+class AdjudicatorError(Exception):
+    """Base class: the request cannot be answered as it stands."""
+
+    def __init__(self, issues: list[Issue] | tuple[Issue, ...]):
+        self.issues = tuple(issues)
+        super().__init__("; ".join(f"{i.pointer or '/'}: {i.message.key}" for i in self.issues))
+
+    def same_as(self, other: "AdjudicatorError") -> bool:
+        """Whether two errors say the same thing (for comparisons: a fault every variant shares)."""
+        return type(self) is type(other) and self.issues == other.issues
+
+
+class MalformedRequest(AdjudicatorError):
+    """The request's members do not fit together."""
+
+
+class ImpossibleInput(AdjudicatorError):
+    """The situation, action or round cannot happen under the variant."""
+
+
+class UnknownVariant(AdjudicatorError):
+    """No loaded variant has this id; ``known`` lists the ids that exist."""
 
     def __init__(self, variant_id: object, known: list[str], pointer: str = "/variant"):
-        self.known = known
-        super().__init__([{"pointer": pointer, "detail": f"unknown variant {variant_id!r}; known: {', '.join(known)}"}])
+        self.variant_id, self.known = variant_id, list(known)
+        super().__init__([Issue(pointer, msg("error.unknown_variant", variant=str(variant_id),
+                                             known=", ".join(known)))])
 
 
-class NotStatedError(InputError):
-    """Scoring needs a parameter the document does not state; a house rule can settle it."""
+class RuleNotStated(AdjudicatorError):
+    """The answer needs a parameter the document does not state; a house rule can settle it."""
 
-    title = "The rule text does not settle this"
-    type = "rule-not-stated"
+    def __init__(self, issues, parameters: list[str]):
+        self.parameters = list(dict.fromkeys(parameters))
+        super().__init__(issues)
 
-    def __init__(self, errors: list[dict], parameters: list[str]):
-        self.parameters = parameters
-        super().__init__(errors)
+
+def issue(pointer: str, key: str, **args) -> Issue:
+    return Issue(pointer, msg(key, **args))
 
 
 def pointer(*parts: object) -> str:

@@ -10,15 +10,18 @@ than cite words the document does not contain.
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .parameters import BY_NAME, PARAMETERS, ParamValueError, check_value
+from .messages import VariantRef
+from .parameters import BY_NAME, FREEZERS, PARAMETERS, ParamValueError, check_value
 
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "variants"
 STATUSES = ("stated", "interpreted", "not_stated")
@@ -30,62 +33,81 @@ class VariantError(Exception):
 
 @dataclass(frozen=True)
 class Citation:
+    """Exact words of a source text: ``quote == text[start:end]`` (code points), under heading ``section``.
+
+    ``tags`` say which case the sentence decides, so that a ruling can quote the
+    one that applies first and leave out those about another case:
+    ``players:2`` (a two-player rule), ``band:6000`` (one band of the opening
+    table), ``freezer:joker`` (one thing that freezes the pile), or a plain flag
+    such as ``wild_in_pair`` (the sentence saying a wild card does not count
+    toward a natural pair). A citation without tags holds in every case.
+    """
+
     variant: str
     language: str
     section: str
     quote: str
     start: int
     end: int
+    tags: frozenset = frozenset()
 
-    def as_dict(self) -> dict:
-        return {"variant": self.variant, "language": self.language, "section": self.section,
-                "quote": self.quote, "start": self.start, "end": self.end}
+    @property
+    def players(self) -> tuple[int, ...]:
+        return tuple(sorted(int(t[8:]) for t in self.tags if t.startswith("players:")))
 
-
-def jsonable(value: Any) -> Any:
-    """A parameter value as JSON has it: mapping keys become strings (``{2: 5000}`` -> ``{"2": 5000}``)."""
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    return value
-
-
-def cited(variant: "Variant", names) -> tuple[list[dict], list[dict]]:
-    """The document citations behind ``names`` (deduplicated, in order) and the house rules among them.
-
-    A house-ruled parameter cites the players' agreement, not the document.
-    """
-    citations, house, seen = [], [], set()
-    for name in names:
-        entry = variant.entry(name)
-        if entry.house_rule:
-            house.append({"parameter": name, "value": entry.value})
-            continue
-        for c in entry.citations:
-            if (c.start, c.end) not in seen:
-                seen.add((c.start, c.end))
-                citations.append(c.as_dict())
-    return citations, house
+    def fits(self, context: frozenset) -> bool:
+        """Whether the sentence holds in ``context``: for every kind of tag the context names (``players:``,
+        ``band:``), the sentence is untagged of that kind or names the context's value among its own (a
+        ``players: [3, 4]`` rule fits a four-player table; a two-player rule does not)."""
+        kinds: dict[str, bool] = {}
+        for tag in self.tags:
+            kind, sep, _ = tag.partition(":")
+            if sep:
+                kinds[kind] = kinds.get(kind, False) or tag in context
+        return all(matched or not any(c.startswith(kind + ":") for c in context) for kind, matched in kinds.items())
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One parameter of one variant: value, status, note and citations."""
+    """One parameter of one variant: value, status, note and citations.
+
+    ``source`` says where the value comes from: ``document`` (the variant's text),
+    ``house_rule`` (the players' agreement for this request) or ``reading`` (one
+    reading of a point the text leaves open, tried while deciding across readings).
+    ``readings`` are the values a table could take where the text is silent or
+    reads two ways (for a ``not_stated`` entry; empty means the type's own choices).
+    """
 
     name: str
     value: Any
     status: str
-    note: str | None
+    note: str | None  # the author's note in English
     citations: tuple[Citation, ...]
-    house_rule: bool = False
+    source: str = "document"
+    readings: tuple = ()
+    notes: tuple[tuple[str, str], ...] = ()  # the note in other languages: (language, text)
 
-    def as_dict(self) -> dict:
-        out = {"name": self.name, "value": self.value, "status": self.status, "note": self.note,
-               "citations": [c.as_dict() for c in self.citations]}
-        if self.house_rule:
-            out["status"] = "house_rule"
-        return out
+    def as_reading(self, value: Any) -> "Entry":
+        """This entry with ``value`` tried as one reading of a point the text leaves open."""
+        return replace(self, value=value, source="reading")
+
+    def note_in(self, lang: str) -> str | None:
+        """The note in ``lang`` where the file gives it, else in English."""
+        return translated(self.note, self.notes, lang)
+
+    @property
+    def house_rule(self) -> bool:
+        return self.source == "house_rule"
+
+    @property
+    def shown_status(self) -> str:
+        """The status a reader sees: a house rule replaces the document's."""
+        return "house_rule" if self.source == "house_rule" else self.status
+
+    @property
+    def settled(self) -> bool:
+        """Whether a value is known: stated or interpreted by the document, or set by the table."""
+        return self.status != "not_stated" or self.source != "document"
 
 
 @dataclass
@@ -99,8 +121,13 @@ class Variant:
     text: str
     headings: tuple[str, ...]
     params: dict[str, Entry] = field(default_factory=dict)
-    # rule citations computed once per set of parameters (rulings ask for the same sets again and again)
+    # citations worked out once per set of parameters (rulings ask for the same sets again and again)
     cite_cache: dict = field(default_factory=dict, repr=False, compare=False)
+    names: dict[str, str] = field(default_factory=dict)  # the variant's name per language, where given
+    descriptions: dict[str, str] = field(default_factory=dict)  # ``description`` in other languages
+
+    def description_in(self, lang: str) -> str:
+        return self.descriptions.get(lang, self.description)
 
     def entry(self, name: str) -> Entry:
         return self.params[name]
@@ -112,10 +139,41 @@ class Variant:
     def players_supported(self) -> list[int]:
         return list(self.value("players.supported"))
 
-    def summary(self) -> dict:
-        return {"id": self.id, "name": self.name, "language": self.language, "source_file": self.seed_file,
-                "description": self.description, "players_supported": self.players_supported,
-                "target_score": {str(k): v for k, v in sorted((self.value("game.target") or {}).items())}}
+    @functools.cached_property
+    def ref(self) -> VariantRef:
+        """The variant as a message argument: its id, and its name in each language."""
+        return VariantRef(self.id, tuple(sorted(self.names.items())) + (("", self.name),))
+
+    @functools.cached_property
+    def deck_size(self) -> int:
+        """Cards in the whole deck: the most any list of cards in one table can hold."""
+        return 52 * self.value("deck.decks") + self.value("deck.jokers")
+
+    @functools.cached_property
+    def red_threes_in_deck(self) -> int:
+        return 2 * self.value("deck.decks")
+
+    def under_readings(self, chosen: tuple[tuple[str, Any], ...]) -> "Variant":
+        """This variant with each open point of ``chosen`` read as the value given.
+
+        One copy per choice, kept: a ruling decided across readings asks for the same few
+        again and again, and each copy's citation cache then serves them all.
+        """
+        key = ("reading", tuple((name, repr(value)) for name, value in chosen))
+        hit = self.cite_cache.get(key)
+        if hit is None:
+            hit = self.cite_cache[key] = self.with_entries(
+                {name: self.params[name].as_reading(value) for name, value in chosen})
+        return hit
+
+    def with_entries(self, entries: dict[str, Entry]) -> "Variant":
+        """The same variant with some entries replaced (house rules, readings); its own citation cache."""
+        changed = copy.copy(self)
+        changed.params = {**self.params, **entries}
+        changed.cite_cache = {}
+        for derived in ("deck_size", "red_threes_in_deck"):  # worked out again from the new entries
+            changed.__dict__.pop(derived, None)
+        return changed
 
 
 def _heading_positions(variant_id: str, text: str, headings: list[str]) -> list[tuple[int, str]]:
@@ -169,7 +227,33 @@ def _load_citation(variant_id: str, language: str, text: str, positions, where: 
     if raw.get("section", section) != section:
         raise VariantError(f"{variant_id}: {where}: citation {quote!r} stands under {section!r}, "
                            f"not {raw.get('section')!r}")
-    return Citation(variant_id, language, section, quote, start, end)
+    return Citation(variant_id, language, section, quote, start, end, _tags(variant_id, where, quote, raw))
+
+
+def _tags(variant_id: str, where: str, quote: str, raw: dict) -> frozenset:
+    """A citation's case tags from ``players: [2]``, ``band: 6000``, ``freezer: [joker]`` and ``about: [flag]``."""
+    unknown = set(raw) - {"quote", "start", "end", "section", "players", "band", "freezer", "about"}
+    if unknown:
+        raise VariantError(f"{variant_id}: {where}: citation {quote!r} has unknown keys {sorted(unknown)}")
+    tags = set()
+    players = raw.get("players") or []
+    if not isinstance(players, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in players):
+        raise VariantError(f"{variant_id}: {where}: citation {quote!r}: players must be a list of player counts")
+    tags |= {f"players:{p}" for p in players}
+    band = raw.get("band")
+    if band is not None:
+        if not isinstance(band, int) or isinstance(band, bool):
+            raise VariantError(f"{variant_id}: {where}: citation {quote!r}: band must be a band's lower bound")
+        tags.add(f"band:{band}")
+    freezers = raw.get("freezer") or []
+    if not isinstance(freezers, list) or any(f not in FREEZERS + ("not_opened",) for f in freezers):
+        raise VariantError(f"{variant_id}: {where}: citation {quote!r}: freezer must list kinds from "
+                           f"{FREEZERS + ('not_opened',)}")
+    tags |= {f"freezer:{f}" for f in freezers}
+    about = raw.get("about") or []
+    if not isinstance(about, list) or not all(isinstance(a, str) and a and ":" not in a for a in about):
+        raise VariantError(f"{variant_id}: {where}: citation {quote!r}: about must list plain flags")
+    return frozenset(tags | set(about))
 
 
 def load_variant(path: Path) -> Variant:
@@ -191,7 +275,8 @@ def load_variant(path: Path) -> Variant:
     positions = _heading_positions(vid, text, headings)
     variant = Variant(id=vid, name=data.get("name", vid), language=language, source_file=source,
                       seed_file=data.get("seed_file", source), description=data.get("description", ""),
-                      text=text, headings=tuple(headings))
+                      text=text, headings=tuple(headings), names=_by_language(vid, "names", data.get("names")),
+                      descriptions=_by_language(vid, "descriptions", data.get("descriptions")))
     raw_params = data.get("parameters")
     if not isinstance(raw_params, dict):
         raise VariantError(f"{vid}: 'parameters' must be a mapping")
@@ -204,6 +289,24 @@ def load_variant(path: Path) -> Variant:
     for param in PARAMETERS:
         variant.params[param.name] = _load_entry(variant, positions, param, raw_params[param.name])
     return variant
+
+
+def translated(english: str | None, translations: tuple[tuple[str, str], ...], lang: str) -> str | None:
+    """``english`` in ``lang`` where a translation is given, else the English."""
+    for code, text in translations:
+        if code == lang:
+            return text
+    return english
+
+
+def _by_language(vid: str, what: str, raw: Any) -> dict[str, str]:
+    """A ``{language code: text}`` mapping of the file (names, descriptions, notes); empty when absent."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or not all(isinstance(k, str) and k and isinstance(v, str) and v.strip()
+                                            for k, v in raw.items()):
+        raise VariantError(f"{vid}: '{what}' must map a language code to a text in that language")
+    return {k: v.strip() for k, v in raw.items()}
 
 
 def _load_entry(variant: Variant, positions, param, raw: Any) -> Entry:
@@ -228,7 +331,20 @@ def _load_entry(variant: Variant, positions, param, raw: Any) -> Entry:
             value = check_value(param, raw.get("value"))
         except ParamValueError as e:
             raise VariantError(f"{vid}: {where}: value {raw.get('value')!r} {e}") from None
-    return Entry(param.name, value, status, note, citations)
+    readings = []
+    for reading in raw.get("readings") or []:
+        try:
+            readings.append(check_value(param, reading))
+        except ParamValueError as e:
+            raise VariantError(f"{vid}: {where}: reading {reading!r} {e}") from None
+    if readings and status == "stated":
+        raise VariantError(f"{vid}: {where}: a stated parameter has one reading; list readings only for "
+                           "a point the text leaves open or reads two ways")
+    notes = _by_language(vid, f"{where}: notes", raw.get("notes"))
+    if notes and not note:
+        raise VariantError(f"{vid}: {where}: notes translate the note; give the note in English first")
+    return Entry(param.name, value, status, note, citations, readings=tuple(readings),
+                 notes=tuple(sorted(notes.items())))
 
 
 @lru_cache(maxsize=4)

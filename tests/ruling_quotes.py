@@ -16,7 +16,7 @@ QUOTES = {
     ("draw.count", D): "trækker du normalt 1 kort",
     ("draw.count", G): "dra ett kort från förrådet",
     ("stock.empty", S): "Omgången tar också slut om stocken tar slut",
-    ("stock.empty", N): "Når trekkbunken er tom",
+    ("stock.empty", N): "Ellers avsluttes omgangen når noen velger å trekke og ingen kort finnes.",
     ("stock.empty", D): "En omgang slutter, når en spiller kommer af med sit sidste kort",
     ("stock.empty", G): None,
     ("stock.empty.forced_take", N): "En spiller må ta den dersom den ikke er frossen",
@@ -42,14 +42,17 @@ QUOTES = {
     ("pile.top.black_three", D): "En sort 3'er kan spærre bunken for næste spiller.",
     ("pile.top.black_three", G): "svart trea eller joker placeras ovanpå avkastningshögen, fryses högen effektivt",
     ("pile.one_card_rule", G): "när han bara har ett kort på handen och kasthögen bara har ett kort i den",
-    ("pile.frozen.natural_pair", S): "det räcker alltså inte med ett vanligt kort plus ett vildkort",
+    ("pile.frozen.natural_pair", S): "En fryst slängstapel får du bara ta upp om du har två vanliga kort",
+    ("pile.frozen.natural_pair", S, "illegal"): "det räcker alltså inte med ett vanligt kort plus ett vildkort",
     ("pile.frozen.natural_pair", N): "Da trenger du alltid to naturlige kort på hånden med samme valør som toppkortet.",
+    ("pile.frozen.natural_pair", N, "illegal"): "én nier og en joker gjør ikke det.",
     ("pile.frozen.natural_pair", D): "kan den kun tages, hvis du har to rene kort af samme rang som øverste kort",
+    ("pile.frozen.natural_pair", D, "illegal"): "En joker tæller ikke som et rent kort til dette krav.",
     ("pile.frozen.natural_pair", G): "Spelaren har redan ett NATURLIGT par på handen",
     ("pile.frozen.add_to_meld", S): "En fryst slängstapel får du bara ta upp om du har två vanliga kort",
     ("pile.frozen.add_to_meld", N): "Da trenger du alltid to naturlige kort",
     ("pile.frozen.add_to_meld", D): "må du ikke tage bunken alene for at lægge øverste kort til en eksisterende melding",
-    ("pile.frozen.add_to_meld", G): "NATURLIGT par på handen",
+    ("pile.frozen.add_to_meld", G): "En spelare får endast ta avkastningshögen när",
     ("pile.unfrozen.natural_and_wild", S): "genom att bilda en ny sättning med hjälp av två kort från din hand",
     ("pile.unfrozen.natural_and_wild", N): "eller med ett matchende naturlig kort og ett jokerskort",
     ("pile.unfrozen.natural_and_wild", D): "som del af en ny melding fra hånden",
@@ -103,10 +106,7 @@ QUOTES = {
     ("black_three.meld", N): "tre eller fire svarte treere sammen, uten jokerskort",
     ("black_three.meld", D): "Hvis du afslutter med 3 eller 4 sorte 3'ere på hånden",
     ("black_three.meld", G): "En uppsättning svarta treor får endast meldas",
-    ("opening.minimum", S): "| 0–1 495 | 50 |",
     ("opening.minimum", N): "må kortverdiene samlet nå kravet nedenfor",
-    ("opening.minimum", D): "0-1495: 50 point",
-    ("opening.minimum", G): "0 till 1 495 poäng = Meld måste vara lika med 50 poäng",
     ("opening.canasta_required", D): "6000-10.000: åbning kræver canasta",
     ("go_out.canasta_required", S): "Ditt lag måste ha minst en avslutad canasta för att få gå ut.",
     ("go_out.canasta_required", N): "Du kan gå ut når laget har minst én canasta, gjerne fullført samme tur.",
@@ -135,3 +135,54 @@ QUOTES.update({
     ("add a lone two without naming the meld", "sv-gamerules"): "(jokrar, tvåor)",
 })
 QUOTES[("concealed go-out at 3000, has_melded not given", "no-pagat")] = "gå skjult ut uten å oppfylle åpningskravet"
+
+# The opening minimum rests on the band of the team's score: the sentence that gives that band's figure.
+OPENING_BANDS = {
+    S: [(0, "| 0–1 495 | 50 |"), (1500, "| 1 500–2 995 | 90 |"), (3000, "| 3 000 eller mer | 120 |")],
+    D: [(0, "0-1495: 50 point"), (1500, "1500-2995: 90 point"), (3000, "3000-5995: 120 point"),
+        (6000, "6000-10.000: åbning kræver canasta")],
+    G: [(0, "0 till 1 495 poäng = Meld måste vara lika med 50 poäng"),
+        (1500, "1.500 till 2.995 poäng = Meld måste motsvara 90 poäng"),
+        (3000, "3 000 eller mer = Meld måste motsvara 120 poäng")],
+}
+
+
+def opening_band(variant: str, score: int) -> str | None:
+    bands = OPENING_BANDS.get(variant)
+    return [quote for low, quote in bands if low <= score][-1] if bands and score is not None and score >= 0 else None
+
+
+# Rows whose deciding sentence is particular to them.
+QUOTES.update({
+    # an opening that counts a canasta's bonus fails on the sentence saying bonuses do not count
+    ("a bare canasta of kings at 6500", S): "bonusar för canastor, röda treor och att gå ut räknas inte med",
+    ("a bare canasta of kings at 6500", N): "Bonuspoeng teller ikke.",
+    ("a bare canasta of kings at 6500", G): "Bonusar för röda treor och canastas räknas inte med i minimikravet.",
+    ("concealed go-out at 3000 with a bare canasta", S): "bonusar för canastor, röda treor och att gå ut",
+    ("concealed go-out at 3000 with a bare canasta", G): "Bonusar för röda treor och canastas räknas inte med",
+    ("concealed go-out at 3000, has_melded not given", S): "bonusar för canastor, röda treor och att gå ut",
+    ("concealed go-out at 3000, has_melded not given", G): "Bonusar för röda treor och canastas räknas inte med",
+    ("concealed go-out at 3000 with a bare canasta", D): None,  # whether bonuses count: the sheet is silent
+    ("concealed go-out at 3000, has_melded not given", D): None,
+    # a two-player table rests on the two-player sentences
+    ("two players: one canasta is not enough", S): "och du behöver två canastor för att gå ut",
+    ("two players draw two", S): "du drar två kort från stocken varje tur",
+})
+QUOTES.update({
+    ("a two in the pile freezes it (in da-ludo only if twos are wild)", D): "2'ere: 20 point",  # silent on twos
+    ("a two as the wild card", D): "2'ere: 20 point",
+    ("unopened team, nine + joker", G): "Lagen får inte plocka upp från kasthögen förrän de har skapat sin första meld.",
+    ("unopened team, pair plus aces laid with it", G):
+        "Lagen får inte plocka upp från kasthögen förrän de har skapat sin första meld.",
+    ("take the pile in the first round, nobody has opened", G):
+        "Lagen får inte plocka upp från kasthögen förrän de har skapat sin första meld.",
+})
+QUOTES.update({
+    # the open point decides: its sentences come first
+    ("unopened team: pile cards toward the opening", S): "Du måste visa sättningen innan du plockar upp resten",
+    # the team's score is missing: the band table as a whole, from its first line
+    ("opening without the team's score", S): "| 0–1 495 | 50 |",
+    ("opening without the team's score", D): "0-1495: 50 point",
+    ("opening without the team's score", G): "0 till 1 495 poäng = Meld måste vara lika med 50 poäng",
+})
+QUOTES[("open below zero with three aces", D)] = "0-1495: 50 point"  # below zero: the lowest band, one reading

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.compare import compare, problem_of
-from adjudicator.engine import adjudicate
-from adjudicator.errors import InputError
-from adjudicator.scoring import score
+from engine_json import InputError, adjudicate, compare, problem_of, score
 from adjudicator.variants import load_all
 from ruling_table import HOUSE_RULES, ROWS
 from test_scoring import CASES as SCORE_CASES

@@ -1,0 +1,153 @@
+"""Whether a scored round's tables could have happened under the variant.
+
+A score means nothing for a table the rules forbid, so each team's melds go
+through the same meld checks as a ruling (:func:`adjudicator.melds.check_meld`),
+and the round through the checks only a finished round has: red threes never
+in hand, one meld per rank, the canastas a team needed to go out, the canasta
+an opening needed in a high band. A failed check is an
+:class:`~adjudicator.errors.ImpossibleInput` quoting the rule; a check the text
+leaves open is a :class:`~adjudicator.errors.RuleNotStated`.
+"""
+
+from __future__ import annotations
+
+from ..cards import JOKER, is_red_three, rank
+from ..errors import ImpossibleInput, Issue, issue
+from ..findings import Finding
+from ..judge import Judge
+from ..melds import canastas, check_meld, natural_rank
+from ..messages import Cards, Items, Message, Param, ParamValue, Rank, msg
+from ..opening import requirement
+from ..parse import TeamRound
+from .reader import Reader
+
+
+def check_round(reader: Reader, teams: tuple[TeamRound, ...], players: int, team_size: int) -> None:
+    """Refuse a round whose tables cannot happen; gather every fault of the round first."""
+    issues: list[Issue] = []
+    needs: list[tuple[str, str, Message]] = []
+    for team in teams:
+        _check_hand(reader, team, team_size, issues)
+        if team.melds:
+            _check_melds(reader, team, issues, needs)
+        _check_canasta_band(reader, team, issues)
+        if team.went_out and not issues and not needs:
+            _check_canastas_to_go_out(reader, team, players, issues, needs)
+    if issues:
+        raise ImpossibleInput(issues)
+    if needs:
+        raise reader.not_stated(needs)
+
+
+def _check_hand(reader: Reader, team: TeamRound, team_size: int, issues: list[Issue]) -> None:
+    """Red threes never stay in hand; a player alone who went out has no hand left at all."""
+    for k, card in enumerate(team.hand or ()):
+        if is_red_three(card):
+            judge = reader.fresh()
+            with judge.rule("red_three.never_melded") as check:
+                if judge.param("red_three.laid_out"):
+                    check.result(False, "score.red_three_in_hand", card=Cards((card,)), team=team.name)
+            reader.absorb(judge)
+            _collect(judge, f"{team.pointer}/hand/{k}", (), issues, [])
+    left = bool(team.hand) or bool(team.hand_points)
+    if team_size == 1 and team.went_out and left:
+        where = "hand" if team.hand else "hand_points"
+        issues.append(issue(f"{team.pointer}/{where}", "error.alone_went_out_with_cards", team=team.name))
+
+
+def _check_melds(reader: Reader, team: TeamRound, issues: list[Issue], needs: list) -> None:
+    """The composition rules on each meld, then one meld per rank across them."""
+    clean = True
+    for j, meld in enumerate(team.melds):
+        judge = reader.fresh()
+        subject = msg("subject.team_meld", index=j + 1, team=team.name, cards=Cards(meld))
+        check_meld(judge, meld, subject, going_out=team.went_out)
+        reader.absorb(judge)
+        clean &= _collect(judge, f"{team.pointer}/melds/{j}", meld, issues, needs)
+    if clean:
+        _check_one_per_rank(reader, team, issues, needs)
+
+
+def _check_one_per_rank(reader: Reader, team: TeamRound, issues: list[Issue], needs: list) -> None:
+    """Two melds of one rank are refused where the text says so, and unsettled where it is silent."""
+    judge = reader.fresh()
+    first: dict[str | None, int] = {}
+    for j, meld in enumerate(team.melds):
+        meld_rank = natural_rank(judge, meld)
+        if meld_rank is None or meld_rank not in first:
+            first.setdefault(meld_rank, j)
+            continue
+        with judge.rule("meld.one_per_rank") as check:
+            if judge.param("meld.one_per_rank"):
+                check.result(False, "score.two_melds_of_a_rank", team=team.name, rank=Rank(meld_rank),
+                             first=first[meld_rank] + 1, second=j + 1)
+        reader.absorb(judge)
+        _collect(judge, f"{team.pointer}/melds/{j}", meld, issues, needs,
+                 msg("subject.second_meld", rank=Rank(meld_rank)))
+        judge = reader.fresh()
+    reader.absorb(judge)
+
+
+def _check_canastas_to_go_out(reader: Reader, team: TeamRound, players: int, issues: list[Issue],
+                              needs: list) -> None:
+    """A team that went out must have had the canastas the text demands for going out."""
+    judge = reader.fresh()
+    with judge.rule("go_out.canasta_required") as check:
+        need = (judge.param("go_out.canastas_required") or {}).get(players)
+        if need:
+            if team.melds is None:
+                have = (team.natural_canastas or 0) + (team.mixed_canastas or 0)
+            else:
+                have = canastas(judge, team.melds)
+            check.result(have >= need, "score.went_out_canastas", team=team.name, count=have, need=need)
+    reader.absorb(judge)
+    _collect(judge, f"{team.pointer}/went_out", (), issues, needs, msg("subject.going_out_table"))
+
+
+def _check_canasta_band(reader: Reader, team: TeamRound, issues: list[Issue]) -> None:
+    """A team whose score band opens only with a canasta cannot have melds without one (canastas stay)."""
+    if team.score_before < 0:
+        return
+    judge = reader.fresh()
+    stated, _ = reader.maybe("opening.bands")
+    if not stated or not requirement(judge, team.score_before).canasta_required:
+        return
+    if team.melds is not None:
+        melded, count, where = bool(team.melds), canastas(judge, team.melds), "melds"
+    else:
+        melded = bool(team.melded_points or team.natural_canastas or team.mixed_canastas)
+        count = (team.natural_canastas or 0) + (team.mixed_canastas or 0)
+        where = "melded_points" if team.melded_points else "natural_canastas"
+    reader.absorb(judge)
+    if melded and not count:
+        issues.append(issue(f"{team.pointer}/{where}", "error.band_needs_canasta", team=team.name,
+                            score=team.score_before, rule="opening.canasta_required"))
+
+
+def _collect(judge: Judge, at: str, cards, issues: list[Issue], needs: list, what: Message | None = None) -> bool:
+    """A check's failed findings become issues and its open ones needs; True when all passed."""
+    clean = True
+    for finding in judge.findings:
+        if finding.passed is False:
+            issues.append(Issue(at, rule_failed(finding)))
+            clean = False
+    for name in judge.not_stated:
+        k = next((k for k, c in enumerate(cards) if _wild_param(c) == name), None)
+        needs.append((at if k is None else f"{at}/{k}", name,
+                      msg("score.cannot_judge", what=what or msg("subject.this_meld"))))
+        clean = False
+    return clean
+
+
+def rule_failed(finding: Finding) -> Message:
+    """A failed check as an error: what failed, the rule id and the words of the rule it rests on."""
+    return msg("error.rule_failed", explanation=finding.message, rule=finding.rule,
+               quotes=Items(tuple(msg("quote", text=c.quote) for c in finding.citations), " "),
+               house_rules=Items(tuple(msg("house_rule.value", parameter=Param(h.parameter),
+                                           value=ParamValue(h.parameter, h.value)) for h in finding.house_rules)))
+
+
+def _wild_param(card: str) -> str | None:
+    if card == JOKER:
+        return "wild.jokers"
+    return "wild.twos" if rank(card) == "2" else None

@@ -1,0 +1,211 @@
+"""The score lines of one team's round, each resting on named parameters and their words.
+
+Arithmetic choices:
+
+* A meld of ``canasta.min_cards`` or more cards is a canasta (:func:`adjudicator.melds.is_canasta`),
+  natural when it holds no wild card. Its cards count their values on top of the
+  bonus unless ``score.canasta_cards_counted`` is false.
+* Red threes: ``score.red_three`` each, or ``score.red_threes_all_four`` when the
+  team holds every red three of the deck. When the team has melded nothing and
+  ``score.red_threes_negative_without_meld`` holds, they count minus instead:
+  ``-score.red_three`` each, or ``score.red_threes_all_four_negative`` for all.
+* ``score.hand_negative``: true subtracts the hand's card values; false adds them.
+* ``score.no_canasta_all_negative``: the ordinary lines stay as they are and a
+  ``no_canasta`` line of ``-2 x`` (the sum of the positive lines) turns them round,
+  so the round is minus (table + red threes + hand + any going-out bonus).
+  Penalties are already minus and are left alone.
+* Penalties (``score.penalty_<kind>``) are charged to their team, once per entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import RuleNotStated
+from ..judge import NotStated, value_param
+from ..melds import is_canasta, split
+from ..messages import Card, Word, msg
+from ..parse import PENALTY_KINDS, PENALTY_PREFIX, TeamRound
+from .reader import Reader, catalogue_order
+from .sheets import ScoreLine
+
+
+@dataclass
+class _Line:
+    item: str
+    count: int | None
+    points: int
+    params: list[str]
+
+
+@dataclass
+class _Table:
+    """What a team has melded, from cards or from counts."""
+
+    value: int
+    cards: int | None
+    value_params: list[str]
+    natural: int
+    mixed: int
+    canasta_params: list[str]
+    melded: bool
+
+
+def team_lines(reader: Reader, team: TeamRound) -> tuple[ScoreLine, ...]:
+    """Every component of the team's round, in the order a score sheet lists them."""
+    table, hand = _table_and_hand(reader, team)
+    lines = [_Line("melded_cards", table.cards, table.value, table.value_params)]
+    for kind in ("natural", "mixed"):
+        n = getattr(table, kind)
+        if n:
+            name = f"score.{kind}_canasta"
+            lines.append(_Line(f"{kind}_canastas", n, n * reader.need(name, team.pointer),
+                               [name, *table.canasta_params]))
+    lines += _red_three_lines(reader, team, table)
+    lines += _going_out_lines(reader, team)
+    lines.append(hand)
+    if not table.natural and not table.mixed:
+        lines += _no_canasta_lines(reader, team, lines)
+    lines += _penalty_lines(reader, team)
+    return tuple(_finished(reader, line) for line in lines)
+
+
+def _finished(reader: Reader, line: _Line) -> ScoreLine:
+    citations, house = reader.sources(line.params)
+    return ScoreLine(line.item, line.count, line.points, tuple(catalogue_order(line.params)), citations, house)
+
+
+def _table_and_hand(reader: Reader, team: TeamRound) -> tuple[_Table, _Line]:
+    """Card values of the melds and of the hand, priced together so every unstated value is reported at once."""
+    priced = _price(reader, team.located_cards())
+    in_melds = sum(len(m) for m in team.melds or ())
+    meld_prices, hand_prices = priced[:in_melds], priced[in_melds:]
+    table = _table_from_cards(reader, team, meld_prices) if team.melds is not None else _table_from_counts(team)
+    at = f"{team.pointer}/hand" if team.hand is not None else f"{team.pointer}/hand_points"
+    negative = reader.need("score.hand_negative", at)
+    if team.hand is not None:
+        value, count, params = sum(v for v, _ in hand_prices), len(team.hand), [p for _, p in hand_prices if p]
+    else:
+        value, count, params = team.hand_points or 0, None, []
+    return table, _Line("hand", count, -value if negative else value, ["score.hand_negative", *params])
+
+
+def _price(reader: Reader, located) -> list[tuple[int, str | None]]:
+    """(value, parameter) of each card; RuleNotStated naming every card whose value the text leaves open."""
+    out, needs = [], []
+    for card, at in located:
+        name = value_param(card)
+        if name is None:
+            out.append((0, None))
+            continue
+        stated, value = reader.maybe(name)
+        if not stated:
+            needs.append((at, name, msg("score.card_uncountable", card=Card(card))))
+        out.append((value or 0, name))
+    if needs:
+        raise reader.not_stated(needs)
+    return out
+
+
+def _table_from_cards(reader: Reader, team: TeamRound, prices) -> _Table:
+    """The melds' card values and canastas; ``score.canasta_cards_counted`` is read only when there is a canasta."""
+    natural = mixed = 0
+    value, start, value_params = 0, 0, [p for _, p in prices if p]
+    judge = reader.judge
+    reader.need("canasta.min_cards", f"{team.pointer}/melds")
+    for j, meld in enumerate(team.melds):
+        meld_value = sum(v for v, _ in prices[start:start + len(meld)])
+        start += len(meld)
+        if not is_canasta(judge, meld):
+            value += meld_value
+            continue
+        try:
+            _, wilds = split(judge, meld)
+        except NotStated as e:
+            raise reader.not_stated([(f"{team.pointer}/melds/{j}", e.name, msg("score.canasta_unclassed"))]) from None
+        if wilds:
+            mixed += 1
+        else:
+            natural += 1
+        if reader.need("score.canasta_cards_counted", f"{team.pointer}/melds/{j}"):
+            value += meld_value
+        if "score.canasta_cards_counted" not in value_params:
+            value_params.append("score.canasta_cards_counted")
+    return _Table(value=value, cards=len(prices), value_params=value_params,
+                  natural=natural, mixed=mixed, canasta_params=["canasta.min_cards"], melded=bool(team.melds))
+
+
+def _table_from_counts(team: TeamRound) -> _Table:
+    """Counts stand in for cards; a team "has melded" when they show any meld at all."""
+    points, natural, mixed = team.melded_points or 0, team.natural_canastas or 0, team.mixed_canastas or 0
+    return _Table(value=points, cards=None, value_params=[], natural=natural, mixed=mixed, canasta_params=[],
+                  melded=bool(points or natural or mixed))
+
+
+def _red_three_lines(reader: Reader, team: TeamRound, table: _Table) -> list[_Line]:
+    """Red threes: plus for a team that has melded; minus without a meld where the variant says so.
+
+    "All four" is every red three the deck holds (2 per deck).
+    """
+    n = team.red_threes
+    if not n:
+        return []
+    at = f"{team.pointer}/red_threes"
+    params: list[str] = []
+    negative = False
+    if not table.melded:
+        params.append("score.red_threes_negative_without_meld")
+        negative = bool(reader.need(params[-1], at))
+    if n == 2 * reader.need("deck.decks", at):
+        name = "score.red_threes_all_four_negative" if negative else "score.red_threes_all_four"
+        points = reader.need(name, at, msg("score.all_red_threes_unmelded") if negative else None)
+    else:
+        name = "score.red_three"
+        points = (-n if negative else n) * reader.need(name, at)
+    return [_Line("red_threes", n, points, [*params, name])]
+
+
+def _going_out_lines(reader: Reader, team: TeamRound) -> list[_Line]:
+    """The going-out bonus (shown even when it is 0, so the reading behind the 0 is cited)."""
+    if not team.went_out:
+        return []
+    lines = [_Line("going_out", 1, reader.need("score.going_out", f"{team.pointer}/went_out"), ["score.going_out"])]
+    if team.concealed and reader.need("concealed.allowed", f"{team.pointer}/concealed"):
+        extra = reader.need("score.concealed_extra", f"{team.pointer}/concealed")
+        lines.append(_Line("concealed_going_out", 1, extra, ["concealed.allowed", "score.concealed_extra"]))
+    return lines
+
+
+def _no_canasta_lines(reader: Reader, team: TeamRound, lines: list[_Line]) -> list[_Line]:
+    """A team without a canasta counts all its points as minus, where the variant says so (read only then)."""
+    if not reader.need("score.no_canasta_all_negative", team.pointer):
+        return []
+    positive = sum(line.points for line in lines if line.points > 0)
+    return [_Line("no_canasta", 1, -2 * positive, ["score.no_canasta_all_negative"])]
+
+
+def _penalty_lines(reader: Reader, team: TeamRound) -> list[_Line]:
+    """One line per penalty kind, charged once per entry; a kind the text does not name is RuleNotStated."""
+    lines = []
+    for kind in PENALTY_KINDS:
+        at = [i for i, k in enumerate(team.penalties) if k == kind]
+        if at:
+            name = PENALTY_PREFIX + kind
+            each = reader.need(name, f"{team.pointer}/penalties/{at[0]}", msg("score.penalty_uncharged",
+                                                                              kind=Word(kind)))
+            lines.append(_Line(f"penalty_{kind}", len(at), len(at) * each, [name]))
+    return lines
+
+
+def score_teams(reader: Reader, teams) -> list[tuple[TeamRound, tuple[ScoreLine, ...]]]:
+    """Every team's lines; every unstated parameter of the round gathered into one error."""
+    scored, issues, names = [], [], []
+    for team in teams:
+        try:
+            scored.append((team, team_lines(reader, team)))
+        except RuleNotStated as e:
+            issues += e.issues
+            names += [n for n in e.parameters if n not in names]
+    if issues:
+        raise RuleNotStated(issues, names)
+    return scored

@@ -1,0 +1,72 @@
+"""The typed results of scoring: score lines, a team's round, a round's sheet, a game's sheet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..findings import HouseRuleUsed, Interpretation
+from ..messages import Message
+from ..variants import Citation
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One component of a team's round (``item`` such as ``natural_canastas``), with what it rests on."""
+
+    item: str
+    count: int | None
+    points: int
+    parameters: tuple[str, ...]
+    citations: tuple[Citation, ...]
+    house_rules: tuple[HouseRuleUsed, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NextOpening:
+    """A team's opening requirement for the next round; ``open_point`` says why it is unknown, if it is."""
+
+    points: int | None
+    canasta_required: bool
+    citations: tuple[Citation, ...]
+    house_rules: tuple[HouseRuleUsed, ...] = ()
+    open_point: Message | None = None
+
+    @property
+    def undetermined(self) -> bool:
+        return self.open_point is not None
+
+
+@dataclass(frozen=True)
+class TeamScore:
+    name: str
+    score_before: int
+    lines: tuple[ScoreLine, ...]
+    round: int
+    total: int
+    opening: NextOpening
+
+
+@dataclass(frozen=True)
+class RoundSheet:
+    """One scored round: every team's lines and totals, and whether the game is over."""
+
+    variant: str
+    target: int
+    teams: tuple[TeamScore, ...]
+    game_over: bool
+    winner: str | None
+    interpretations: tuple[Interpretation, ...]
+
+
+@dataclass(frozen=True)
+class GameSheet:
+    """A whole game: its rounds in order, with totals carried from one to the next."""
+
+    variant: str
+    players: int
+    target: int
+    rounds: tuple[RoundSheet, ...]
+    teams: tuple[TeamScore, ...]
+    game_over: bool
+    winner: str | None
+    interpretations: tuple[Interpretation, ...]
