@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator.matrix import matrix, matrix_csv
+from engine_json import matrix, matrix_csv
 from adjudicator.variants import load_all
 from problems import PROBLEM, PROBLEM_BASE, assert_problem, pointers  # noqa: F401
 
@@ -177,7 +177,6 @@ def test_variant_independent_fault_is_422_for_the_whole_request(client):
     ({**DISPUTE, "variant": "sv-classic"}, "/variant"),
     ({**DISPUTE, **SCORE}, "/teams"),
     ({"variants": ["sv-classic"]}, ""),
-    ({"situation": {}}, "/action"),
     ({**SCORE, "rounds": [{"teams": SCORE["teams"]}]}, "/rounds"),
 ])
 def test_shape_faults_are_422(client, body, pointer):
@@ -260,3 +259,72 @@ def test_matrix_is_read_only(client):
     resp = client.post("/v1/matrix", json={})
     assert_problem(resp, 405, "method-not-allowed")
     assert "GET" in resp.headers["Allow"]
+
+
+# ----------------------------------------------------------------------------------------------
+# ?citations=refs: each citation once
+
+
+def _resolved(answer: dict) -> dict:
+    """The answer with every ``{"ref": ...}`` replaced by its entry of the ``citations`` table."""
+    table = answer["citations"]
+
+    def walk(x):
+        if isinstance(x, dict):
+            if set(x) == {"ref"}:
+                return table[x["ref"]]
+            return {k: walk(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [walk(v) for v in x]
+        return x
+
+    return walk({k: v for k, v in answer.items() if k != "citations"})
+
+
+@pytest.mark.parametrize("body", [DISPUTE, WILD_TWO, SCORE], ids=["ruling", "open-point", "score"])
+def test_citation_refs_resolve_to_exactly_the_full_answer(client, body):
+    full = client.post("/v1/compare", json=body)
+    refs = client.post("/v1/compare?citations=refs", json=body)
+    assert full.status_code == refs.status_code == 200
+    assert "citations" not in full.get_json(), "the default shape is unchanged"
+    answer = refs.get_json()
+    assert _resolved(answer) == full.get_json()
+    table = answer["citations"]
+    assert table, "a comparison quotes its documents"
+    for key, c in table.items():
+        assert key == f"{c['variant']}:{c['start']}-{c['end']}"
+        source = (ROOT / "variants" / "sources" / f"{c['variant']}.txt").read_text(encoding="utf-8")
+        assert source[c["start"]:c["end"]] == c["quote"]
+    assert len(refs.data) < len(full.data)
+
+
+def test_citation_refs_table_lists_each_citation_once_and_only_those_used(client):
+    answer = client.post("/v1/compare?citations=refs", json=DISPUTE).get_json()
+    used = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            if set(x) == {"ref"}:
+                used.add(x["ref"])
+            for k, v in x.items():
+                if k != "citations" or isinstance(v, list):
+                    walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk({k: v for k, v in answer.items() if k != "citations"})
+    assert used == set(answer["citations"])
+
+
+@pytest.mark.parametrize("query", ["citations=short", "citations=refs&citations=full"])
+def test_citation_form_bad_query_is_400_naming_the_parameter(client, query):
+    r = client.post(f"/v1/compare?{query}", json=DISPUTE)
+    body = assert_problem(r, 400, "invalid-query-parameter")
+    assert body["parameter"] == "citations" and body["allowed"] == ["full", "refs"]
+
+
+def test_a_ruling_after_a_refs_comparison_has_full_citations(client):
+    client.post("/v1/compare?citations=refs", json=DISPUTE)
+    ruling = client.post("/v1/adjudicate", json={"variant": "no-pagat", **DISPUTE}).get_json()
+    assert all("quote" in c for r in ruling["reasons"] for c in r["citations"])

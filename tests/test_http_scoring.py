@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator.scoring import score
+from engine_json import score
 from adjudicator.variants import load_all
 from problems import PROBLEM, PROBLEM_BASE, assert_problem, pointers  # noqa: F401
 

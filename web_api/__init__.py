@@ -9,14 +9,15 @@ Layout:
 
 * :mod:`web_api.problems` -- RFC 9457 problem responses, :class:`~web_api.problems.ApiProblem`,
   :func:`~web_api.problems.json_body`.
-* :mod:`web_api.fields` -- strict marshmallow fields and :func:`~web_api.fields.load_or_422`.
+* :mod:`web_api.serialize` -- JSON from the engine's typed results; :mod:`web_api.language` -- the answer's language.
 * :mod:`web_api.variants_api` -- ``/v1/variants``; :func:`~web_api.variants_api.get_variant`.
 * :mod:`web_api.meta_api` -- ``/healthz`` and ``/openapi.yaml``.
-* :mod:`web_api.schemas` -- marshmallow request schemas for the POST endpoints.
 * :mod:`web_api.rulings_api` -- ``/v1/adjudicate`` and ``/v1/rules``.
 * :mod:`web_api.scoring_api` -- ``/v1/score``.
 * :mod:`web_api.compare_api` -- ``/v1/compare`` and ``/v1/matrix``.
 * :mod:`web_api.security` -- security headers, caching, CORS on every response.
+* :mod:`web_api.caching`, :mod:`web_api.compression` -- ETags and 304s; gzip and brotli.
+  (:mod:`web_api.workers` is gunicorn's worker class, not part of the app.)
 * :mod:`web_api.request_id` -- the ``X-Request-ID`` of each request.
 
 Configuration (``create_app(config)`` keys; the environment variables are read
@@ -42,7 +43,9 @@ from flask import Flask
 
 from adjudicator.variants import load_all
 
-from . import compare_api, meta_api, rulings_api, scoring_api, security, variants_api
+from . import (batch_api, caching, compare_api, compression, language, meta_api, rulings_api, scoring_api,
+               security, variants_api)
+from .jsonio import OrjsonProvider
 from .problems import register_error_handlers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,21 +76,26 @@ def _from_environment() -> dict[str, Any]:
 def create_app(config: dict | None = None) -> Flask:
     """Build the app; ``config`` overrides the environment, :data:`DEFAULTS` and Flask settings (e.g. ``TESTING``)."""
     app = Flask(__name__, static_folder=None)  # the page's files are served by web_api.page
+    app.url_map.merge_slashes = False  # "//" is a 404, not a redirect built from the Host header
     app.config.update(DEFAULTS)
     app.config.update(_from_environment())
     app.config.update(config or {})
-    app.json.sort_keys = False  # keep documents in their natural order (id first, catalogue order)
-    app.json.ensure_ascii = False  # the rule texts are Swedish, Norwegian and Danish
+    app.json = OrjsonProvider(app)  # documents in their natural order, UTF-8 (the texts are Nordic)
 
     app.extensions[variants_api.VARIANTS_KEY] = load_all(app.config["VARIANTS_DIR"])
     app.extensions[meta_api.OPENAPI_KEY] = OPENAPI_PATH.read_bytes()
 
     register_error_handlers(app)
+    compression.init_app(app)  # after_request hooks run in reverse order: compression last,
+    caching.init_app(app)  # after the ETag of the uncompressed body, after the security headers
     security.init_app(app)  # first, so its hooks see every request (preflights end here)
+    language.init_app(app)
     app.register_blueprint(meta_api.bp)
     app.register_blueprint(variants_api.bp)
     app.register_blueprint(rulings_api.bp)
     app.register_blueprint(scoring_api.bp)
     app.register_blueprint(compare_api.bp)
+    app.register_blueprint(batch_api.bp)
+    from .options_api import bp as options_bp; app.register_blueprint(options_bp)  # noqa: E702 -- /v1/options
     from .page import bp as page_bp; app.register_blueprint(page_bp)  # noqa: E702 -- the phone page: / and /web/<file>
     return app

@@ -7,32 +7,48 @@ entry (its ``type`` made an absolute problem URI here) instead of failing the
 comparison; a fault that does not depend on the variant is raised as the
 single-variant call would raise it.
 
+With ``?citations=refs`` each citation is given once, in a top-level
+``citations`` table, and referenced (``{"ref": "no-pagat:3364-3444"}``) where
+it is used: the variants' rulings quote the same sentences many times over.
+
 ``/v1/matrix`` is every catalogue parameter side by side across the loaded
 variants, as JSON or CSV.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+
 from flask import Blueprint, Response, jsonify, request
 
 from adjudicator.compare import compare as compare_variants
-from adjudicator.matrix import matrix as build_matrix, matrix_csv
+from adjudicator.messages import Message, msg
+from adjudicator.matrix import matrix as build_matrix
+from adjudicator.parse import compare_request
 
+from . import serialize
+from .language import current_language
 from .problems import ApiProblem, json_body, problem_type
-from .schemas import load_compare
 from .variants_api import loaded_variants
 
 bp = Blueprint("compare", __name__, url_prefix="/v1")
 
+CITATION_FORMS = ("full", "refs")  # ?citations=refs: each citation once, referenced where used
+
+
 @bp.post("/compare")
 def compare():
-    data = load_compare(json_body())
-    result = compare_variants(data, loaded_variants())
-    for entry in result.get("results", []):
-        problem = entry.get("problem")
-        if isinstance(problem, dict) and "://" not in str(problem.get("type", "")):
-            problem["type"] = problem_type(str(problem.get("type") or "problem"))
-    return jsonify(result)
+    refs = query_choice("citations", CITATION_FORMS, "full") == "refs"
+    variants = loaded_variants()
+    result = compare_variants(compare_request(json_body(), variants), variants)
+    if not refs:
+        return jsonify(serialize.comparison(result, current_language(), problem_type))
+    with serialize.citation_table() as table:
+        out = serialize.comparison(result, current_language(), problem_type)
+    out["citations"] = table
+    return jsonify(out)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -48,13 +64,14 @@ def query_choice(name: str, allowed: tuple[str, ...], default: str) -> str:
     if not values:
         return default
     if len(values) > 1:
-        raise bad_query(name, allowed, f"{name} is given {len(values)} times; give it once")
+        raise bad_query(name, allowed, msg("detail.query_repeated", name=name, count=len(values)))
     if values[0] not in allowed:
-        raise bad_query(name, allowed, f"{name} must be one of {', '.join(allowed)}, not {values[0]!r}")
+        raise bad_query(name, allowed, msg("detail.query_choice", name=name, allowed=", ".join(allowed),
+                                           given=values[0]))
     return values[0]
 
 
-def bad_query(name: str, allowed: tuple[str, ...], detail: str) -> ApiProblem:
+def bad_query(name: str, allowed: tuple[str, ...], detail: Message) -> ApiProblem:
     return ApiProblem(400, "Invalid query parameter", detail, type="invalid-query-parameter",
                       parameter=name, allowed=list(allowed))
 
@@ -63,7 +80,36 @@ def bad_query(name: str, allowed: tuple[str, ...], detail: str) -> ApiProblem:
 def matrix():
     differs = BOOLEANS[query_choice("differs", tuple(BOOLEANS), "false")]
     fmt = query_choice("format", FORMATS, "json")
+    variants = loaded_variants()
+    table = serialize.matrix(list(variants), build_matrix(variants, differs_only=differs), current_language())
     if fmt == "csv":
-        text = matrix_csv(loaded_variants(), differs=differs)
-        return Response(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
-    return jsonify(build_matrix(loaded_variants(), differs=differs))
+        return Response(matrix_csv(table).encode("utf-8"), content_type="text/csv; charset=utf-8")
+    return jsonify(table)
+
+
+def csv_value(value) -> str:
+    """A parameter value for one CSV cell: JSON for lists, mappings and booleans; empty when absent."""
+    if value is None:
+        return ""
+    if isinstance(value, (bool, dict, list, tuple)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def matrix_csv(table: dict) -> str:
+    """The matrix as RFC 4180 CSV (CRLF line ends): ``parameter, description`` then value, status and quote
+    per variant; the quote is the first citation's words, or the note when there is no citation."""
+    buf = io.StringIO(newline="")
+    writer = csv.writer(buf, lineterminator="\r\n")
+    header = ["parameter", "description"]
+    for vid in table["variants"]:
+        header += [f"{vid} value", f"{vid} status", f"{vid} quote"]
+    writer.writerow(header)
+    for row in table["rows"]:
+        cells = [row["parameter"], row["description"]]
+        for vid in table["variants"]:
+            v = row["values"][vid]
+            quote = v["citations"][0]["quote"] if v["citations"] else (v["note"] or "")
+            cells += [csv_value(v["value"]), v["status"], quote]
+        writer.writerow(cells)
+    return buf.getvalue()

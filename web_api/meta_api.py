@@ -1,4 +1,4 @@
-"""Service endpoints: health and the OpenAPI document."""
+"""Service endpoints: health (never cached) and the OpenAPI document (revalidated: :mod:`web_api.caching`)."""
 
 from __future__ import annotations
 

@@ -27,17 +27,22 @@ For handlers and later endpoints:
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 from urllib.parse import quote
 
 from flask import Flask, Response, current_app, has_request_context, request
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
-from adjudicator.errors import InputError
+from adjudicator.catalogue import ENGLISH
+from adjudicator.errors import AdjudicatorError
+from adjudicator.messages import Message, msg
+from adjudicator.render import DEFAULT_LANGUAGE, render, words
 
+from . import jsonio, phrases  # noqa: F401 -- phrases: the titles and details below are catalogue texts
+from .language import current_language, remember_body_language
 from .request_id import current_request_id
+from .serialize import problem_members
 
 PROBLEM_BASE = "https://canasta-referee.example/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
@@ -81,16 +86,29 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "problem"
 
 
-def problem_body(status: int, title: str, detail: str, *, type: str | None = None,
+def _words(text: str | Message, lang: str) -> str:
+    return render(text, lang) if isinstance(text, Message) else text
+
+
+def problem_body(status: int, title: str, detail: str | Message, *, type: str | None = None,
                  errors: list[dict] | None = None, **extensions: Any) -> dict:
-    """The problem document as a dict (``instance`` and ``request_id`` when there is a request)."""
-    body: dict[str, Any] = {"type": problem_type(type or _slug(title)), "title": title,
-                            "status": status, "detail": detail}
+    """The problem document as a dict (``instance`` and ``request_id`` when there is a request).
+
+    The title is the one of its type (``title.<slug>`` in the catalogue), and a detail given as a
+    message is rendered, in the request's language.
+    """
+    slug = type or _slug(title)
+    lang = current_language() if has_request_context() else DEFAULT_LANGUAGE
+    if f"title.{slug}" in ENGLISH:
+        title = words(f"title.{slug}", lang)
+    body: dict[str, Any] = {"type": problem_type(slug), "title": title, "status": status,
+                            "detail": _words(detail, lang)}
     if has_request_context():
         body["instance"] = quote(request.path, safe="/:@!$&'()*+,;=-._~")
         body["request_id"] = current_request_id()
     if errors:
-        body["errors"] = [{"pointer": e["pointer"], "detail": e["detail"]} for e in errors]
+        body["errors"] = [{"pointer": e["pointer"], "detail": _words(e["detail"], lang),
+                           **({"rule": e["rule"]} if "rule" in e else {})} for e in errors]
     for key, value in extensions.items():
         if key not in body and value is not None:
             body[key] = value
@@ -103,7 +121,7 @@ def problem_response(status: int, title: str, detail: str, *, type: str | None =
     """A ``application/problem+json`` response; ``base`` keeps another response's headers."""
     body = problem_body(status, title, detail, type=type, errors=errors, **extensions)
     resp = base if base is not None else Response()
-    resp.set_data(current_app.json.dumps(body, separators=(",", ":")).encode("utf-8"))
+    resp.set_data(jsonio.dumps(body))
     resp.status_code = status
     resp.headers["Content-Type"] = PROBLEM_MIMETYPE
     for name, value in (headers or {}).items():
@@ -119,24 +137,47 @@ def _is_json_mimetype(mimetype: str) -> bool:
     return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def _read_body() -> bytes:
-    """The request body, or a 413 when it is longer than ``MAX_CONTENT_LENGTH``.
+    """The request body; a 413 when it is longer than ``MAX_CONTENT_LENGTH``; a 400 or 408 when it cannot be read.
 
     werkzeug refuses a too-long Content-Length up front, but a body sent without one
     (chunked; the server sets ``wsgi.input_terminated``) is only cut at the limit. When
     the cut body fills the limit, one more byte from the server's stream tells a body of
     exactly the limit from a longer one.
+
+    Reading fails below the app when the server finds the chunked framing malformed (a
+    chunk size that is not hex or too long, a chunk without its CRLF, a bad chunk
+    extension or trailer), when the client closes the connection before the body is
+    complete (fewer bytes than its Content-Length), or when the body does not arrive in time (gunicorn's worker gives it a
+    deadline: :mod:`web_api.workers`). Whatever the server raises, the answer is a
+    problem, never a 500 with a traceback: 408 ``request-timeout`` for a late body,
+    400 ``malformed-request`` for the rest.
     """
-    raw = request.get_data(cache=True)
-    limit = request.max_content_length
-    if limit is not None and request.content_length is None and len(raw) >= limit:
-        if request.environ["wsgi.input"].read(1):
-            raise RequestEntityTooLarge()
-    return raw
+
+    try:
+        raw = request.get_data(cache=True)
+        if request.content_length is not None and len(raw) < request.content_length:
+            raise ClientDisconnected()  # a server that terminates the stream itself hands on a short body as it is
+        limit = request.max_content_length
+        if limit is not None and request.content_length is None and len(raw) >= limit:
+            if request.environ["wsgi.input"].read(1):
+                raise RequestEntityTooLarge()
+        return raw
+    except HTTPException as e:
+        if not isinstance(e, ClientDisconnected):
+            raise  # the 413
+        cause = e.__context__  # werkzeug turns the server's OSError or ValueError into ClientDisconnected
+    except Exception as e:  # noqa: BLE001 -- the server's own parse errors (gunicorn's InvalidChunkSize, ...)
+        cause = e
+    if isinstance(cause, TimeoutError):
+        late = msg("detail.body_late")
+        raise ApiProblem(408, "Request Timeout", late, type="request-timeout",
+                         errors=[{"pointer": "", "detail": late}]) from None
+    chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    unreadable = msg("detail.body_unreadable",
+                     reason=msg("detail.chunked_broken" if chunked else "detail.connection_closed"))
+    raise ApiProblem(400, "Malformed request", unreadable, type="malformed-request",
+                     errors=[{"pointer": "", "detail": unreadable}]) from None
 
 
 def json_body() -> dict:
@@ -147,6 +188,7 @@ def json_body() -> dict:
     * 400 ``malformed-json`` when the body is empty, not UTF-8, not JSON (``NaN`` and
       ``Infinity`` included), nested too deeply, or has an integer too long to parse.
     * 400 ``body-not-an-object`` when the JSON is valid but not an object.
+    * 400 ``malformed-json`` also when a string holds an unpaired UTF-16 surrogate escape (not text).
     * 413 (via werkzeug) when the body exceeds ``MAX_CONTENT_LENGTH``, whether the
       Content-Length says so up front or a body without one (chunked) runs past it.
 
@@ -154,24 +196,25 @@ def json_body() -> dict:
     anything but an :class:`ApiProblem` or a werkzeug ``HTTPException``.
     """
     if not _is_json_mimetype(request.mimetype):
-        got = request.mimetype or "no Content-Type"
-        raise ApiProblem(415, "Unsupported Media Type",
-                         f"the request body must be application/json, not {got}",
-                         type="unsupported-media-type", headers={"Accept-Post": "application/json"})
+        detail = msg("detail.media_type", got=request.mimetype) if request.mimetype else msg("detail.no_media_type")
+        raise ApiProblem(415, "Unsupported Media Type", detail, type="unsupported-media-type",
+                         headers={"Accept-Post": "application/json"})
     raw = _read_body()
     if not raw.strip():
-        raise ApiProblem(400, "Malformed JSON", "the request body is empty; send a JSON object",
-                         type="malformed-json", errors=[{"pointer": "", "detail": "empty body"}])
+        raise ApiProblem(400, "Malformed JSON", msg("detail.empty_body"), type="malformed-json",
+                         errors=[{"pointer": "", "detail": msg("detail.empty_body")}])
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-    except (ValueError, RecursionError) as e:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        reason = str(e) if not isinstance(e, RecursionError) else "nested too deeply"
-        raise ApiProblem(400, "Malformed JSON", f"the request body is not valid UTF-8 JSON: {reason}",
-                         type="malformed-json", errors=[{"pointer": "", "detail": reason}]) from None
+        data = jsonio.loads(raw)  # I-JSON only: UTF-8, no lone surrogates, no NaN, at most 1,024 levels deep
+    except jsonio.JSONDecodeError as e:
+        detail = msg("detail.too_deep") if "recursion" in str(e) else msg("detail.not_json", reason=str(e))
+        raise ApiProblem(400, "Malformed JSON", detail, type="malformed-json",
+                         errors=[{"pointer": "", "detail": detail}]) from None
     if not isinstance(data, dict):
-        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(data), "a number")
-        raise ApiProblem(400, "Body is not a JSON object", f"the request body must be a JSON object, not {kind}",
-                         type="body-not-an-object", errors=[{"pointer": "", "detail": f"expected an object, got {kind}"}])
+        kind = {list: "array", str: "string", bool: "boolean", type(None): "null"}.get(type(data), "number")
+        detail = msg("detail.not_an_object", kind=msg(f"kind.{kind}"))
+        raise ApiProblem(400, "Body is not a JSON object", detail, type="body-not-an-object",
+                         errors=[{"pointer": "", "detail": detail}])
+    remember_body_language(data)
     return data
 
 
@@ -187,39 +230,34 @@ def _handle_http_exception(e: HTTPException) -> Response:
     base = e.get_response()  # keeps headers such as Allow on 405
     status = e.code or 500
     title = e.name
-    detail = e.description or title
+    detail: str | Message = e.description or title
     if isinstance(e, NotFound) and has_request_context():
-        detail = f"there is no resource at {request.path}"
+        detail = msg("detail.not_found", path=request.path)
     elif isinstance(e, MethodNotAllowed) and has_request_context():
-        allowed = ", ".join(e.valid_methods or [])
-        detail = f"{request.method} is not allowed on {request.path}; allowed: {allowed}"
+        detail = msg("detail.method_not_allowed", method=request.method, path=request.path,
+                     allowed=", ".join(e.valid_methods or []))
     elif isinstance(e, RequestEntityTooLarge):
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
-        detail = (f"the request body is larger than the {limit} bytes this service accepts" if limit
-                  else "the request body is larger than this service accepts")
+        detail = msg("detail.too_large", limit=limit) if limit else msg("detail.too_large_unknown")
     return problem_response(status, title, detail, base=base)
 
 
-def _handle_input_error(e: InputError) -> Response:
-    extensions = {}
-    for name in ("known", "parameters"):
-        if hasattr(e, name):
-            extensions[name] = list(getattr(e, name))
-    extensions.update(getattr(e, "extensions", None) or {})
-    return problem_response(e.status, e.title, e.detail, type=e.type, errors=e.errors, **extensions)
+def _handle_engine_error(e: AdjudicatorError) -> Response:
+    members = problem_members(e, current_language())
+    extensions = {k: members[k] for k in ("known", "parameters", "error_count") if k in members}
+    return problem_response(members["status"], members["title"], members["detail"], type=members["type"],
+                            errors=members["errors"], **extensions)
 
 
 def _handle_unexpected(e: Exception) -> Response:
     current_app.logger.exception("unhandled error on %s %s (request id %s)", request.method, request.path,
                                  current_request_id())
-    return problem_response(500, "Internal Server Error",
-                            "the server failed to handle this request; the error has been logged",
-                            type="internal-error")
+    return problem_response(500, "Internal Server Error", msg("detail.internal"), type="internal-error")
 
 
 def register_error_handlers(app: Flask) -> None:
     """Turn every error into a problem response (HTTP errors, engine input errors, crashes)."""
     app.register_error_handler(ApiProblem, _handle_api_problem)
     app.register_error_handler(HTTPException, _handle_http_exception)
-    app.register_error_handler(InputError, _handle_input_error)
+    app.register_error_handler(AdjudicatorError, _handle_engine_error)
     app.register_error_handler(Exception, _handle_unexpected)

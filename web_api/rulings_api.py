@@ -1,22 +1,20 @@
 """``POST /v1/adjudicate`` (one ruling under one variant) and ``GET /v1/rules`` (the rule ids rulings cite).
 
-The request's shape is checked here (:class:`web_api.schemas.AdjudicateRequest`:
-strict JSON types, no unknown members, bounded lists); the engine then checks
-what only the rules can say -- card codes, copies of a card, cards not in the
-hand, player counts -- and raises :class:`adjudicator.errors.InputError` with
-JSON pointers, which the shared handler turns into a 422 problem (404 for an
-unknown variant, listing the known ids).
+The body must be a JSON object (:func:`web_api.problems.json_body`);
+:mod:`adjudicator.parse` checks its shape and what only the rules can say and
+raises the engine's typed errors, which :mod:`web_api.problems` turns into problems.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.engine import adjudicate as rule
-from adjudicator.rules import describe
+from adjudicator.engine import rule
+from adjudicator.parse import ruling_request
 
+from . import serialize
+from .language import current_language
 from .problems import json_body
-from .schemas import SCHEMAS, load
 from .variants_api import loaded_variants
 
 bp = Blueprint("rulings", __name__, url_prefix="/v1")
@@ -24,10 +22,10 @@ bp = Blueprint("rulings", __name__, url_prefix="/v1")
 
 @bp.post("/adjudicate")
 def adjudicate():
-    data = load(SCHEMAS["adjudicate"], json_body())
-    return jsonify(rule(data, loaded_variants()))
+    request = ruling_request(json_body(), loaded_variants())
+    return jsonify(serialize.ruling(rule(request.situation, request.action, request.rules), current_language()))
 
 
 @bp.get("/rules")
 def rules():
-    return jsonify({"rules": describe()})
+    return jsonify(serialize.rule_list(current_language()))

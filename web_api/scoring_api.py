@@ -1,20 +1,21 @@
 """``POST /v1/score``: one round (``teams``) or a whole game (``rounds``) scored under one variant.
 
-The request's shape is checked here (:mod:`web_api.schemas`); the scoring
-module checks cards, counts and the variant's rules, raising
-:class:`adjudicator.errors.InputError` (422, or 404 for an unknown variant)
-or :class:`adjudicator.errors.NotStatedError` (422 ``rule-not-stated`` naming
-the parameters a house rule can settle).
+The body must be a JSON object (:func:`web_api.problems.json_body`);
+:mod:`adjudicator.parse` and :mod:`adjudicator.scoring` check its shape, cards,
+counts and the variant's rules and raise the engine's typed errors (422, or 404
+for an unknown variant).
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.scoring import score as score_round
+from adjudicator.parse import score_request
+from adjudicator.scoring import score as score_request_sheet
 
+from . import serialize
+from .language import current_language
 from .problems import json_body
-from .schemas import SCHEMAS, load_score
 from .variants_api import loaded_variants
 
 bp = Blueprint("scoring", __name__, url_prefix="/v1")
@@ -22,5 +23,6 @@ bp = Blueprint("scoring", __name__, url_prefix="/v1")
 
 @bp.post("/score")
 def score():
-    data = load_score(json_body(), SCHEMAS["score_round"], SCHEMAS["score_game"])
-    return jsonify(score_round(data, loaded_variants()))
+    variants = loaded_variants()
+    sheet = score_request_sheet(score_request(json_body(), variants), variants)
+    return jsonify(serialize.score(sheet, current_language()))

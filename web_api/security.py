@@ -11,9 +11,17 @@ error handlers (404, 405, 413, 500) and preflights -- so each of them gets:
 * ``Content-Security-Policy``: :data:`PAGE_CSP` for the phone page (``/`` and
   ``/web/*``), which loads only same-origin scripts, styles, images and API calls;
   :data:`API_CSP` for everything else, which is never meant to render as a page.
-* ``Cache-Control``: ``no-store`` for the JSON API (``/v1/*``, ``/healthz``) and for
-  every error; ``public, max-age=300`` for ``/openapi.yaml``. A view that sets its
-  own ``Cache-Control`` keeps it (the page's files are ``no-cache`` with an ETag).
+* ``Cache-Control``: ``no-store`` for every error (any status >= 400, a refused CORS
+  preflight included) and for the JSON API (``/v1/*``, ``/healthz``). A view that sets
+  its own ``Cache-Control`` keeps it (the page's files: ``no-cache`` with an ETag). The
+  resources that only change with a deployment (``/v1/variants...``, ``/v1/matrix``,
+  ``/openapi.yaml``) are then made ``no-cache`` with an ETag by :mod:`web_api.caching`,
+  whose hook runs after this one.
+* ``Location``: a redirect never points at the ``Host`` the client sent. Routing does not
+  merge slashes (``url_map.merge_slashes`` is off in :func:`web_api.create_app`), and an
+  absolute ``Location`` on the request's own host is made a path (``/web/x``, never
+  ``http://<Host>/web/x``), so a forged ``Host`` header cannot turn an answer of this
+  service into a redirect to another site.
 
 CORS covers the JSON API only (``/v1/*``, ``/openapi.yaml``, ``/healthz``) and is an
 exact allow-list of origins, ``CORS_ALLOWED_ORIGINS`` (config key; :func:`web_api.create_app`
@@ -40,6 +48,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, Response, current_app, request
 
@@ -51,7 +60,6 @@ PAGE_CSP = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-ac
 API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
 NO_STORE = "no-store"
-OPENAPI_CACHE = "public, max-age=300"
 
 CORS_CONFIG_KEY = "CORS_ALLOWED_ORIGINS"
 CORS_ALLOW_METHODS = "GET, POST, OPTIONS"
@@ -147,31 +155,47 @@ def _add_cors_headers(response: Response) -> None:
             response.headers["Access-Control-Expose-Headers"] = CORS_EXPOSE_HEADERS
 
 
+def security_headers(page: bool = False) -> dict[str, str]:
+    """The security headers of every answer: the page's policy for the page, the API's for the rest.
+
+    Also used by :mod:`web_api.workers` for the errors gunicorn answers before the app sees a request.
+    """
+    return {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+            "Content-Security-Policy": PAGE_CSP if page else API_CSP}
+
+
 def _cache_control(response: Response) -> str | None:
-    path = request.path
-    if request.environ.get(_PREFLIGHT_KEY):
-        return None  # preflight caching is Access-Control-Max-Age's job
     if response.status_code >= 400:
-        return NO_STORE
+        return NO_STORE  # every error, a refused preflight included
+    if request.environ.get(_PREFLIGHT_KEY):
+        return None  # an allowed preflight's caching is Access-Control-Max-Age's job
     if "Cache-Control" in response.headers:
-        return None  # the view chose (e.g. the page's files: no-cache + ETag)
-    if path == "/openapi.yaml":
-        return OPENAPI_CACHE
-    if is_json_api_path(path):
+        return None  # the view chose (no-cache + ETag: web_api.caching and the page's files)
+    if is_json_api_path(request.path):
         return NO_STORE
     return None
+
+
+def _relative_location(response: Response) -> None:
+    """An absolute ``Location`` on the request's own host becomes a path: never a URL built from ``Host``."""
+    location = response.headers.get("Location")
+    if not location:
+        return
+    parts = urlsplit(location)
+    if parts.netloc and parts.netloc.lower() == request.host.lower():
+        path = "/" + parts.path.lstrip("/")  # "//x" would be another host again
+        response.headers["Location"] = urlunsplit(("", "", path, parts.query, parts.fragment))
 
 
 def _finish(response: Response) -> Response:
     headers = response.headers
     headers[REQUEST_ID_HEADER] = current_request_id()
-    headers["X-Content-Type-Options"] = "nosniff"
-    headers["Referrer-Policy"] = "no-referrer"
-    headers["X-Frame-Options"] = "DENY"
-    headers["Content-Security-Policy"] = PAGE_CSP if is_page_path(request.path) else API_CSP
+    headers.update(security_headers(page=is_page_path(request.path)))
     cache = _cache_control(response)
     if cache is not None:
         headers["Cache-Control"] = cache
+    if 300 <= response.status_code < 400:
+        _relative_location(response)
     _add_cors_headers(response)
     return response
 

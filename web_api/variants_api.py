@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-
 from flask import Blueprint, Response, current_app, jsonify
 
-from adjudicator.parameters import PARAMETERS
-from adjudicator.variants import Variant, jsonable
+from adjudicator.messages import msg
+from adjudicator.variants import Variant
 
+from . import serialize
+from .language import current_language
 from .problems import ApiProblem
 
 bp = Blueprint("variants", __name__, url_prefix="/v1/variants")
@@ -27,9 +28,9 @@ def unknown_variant(variant_id: str, *, pointer: str | None = None) -> ApiProble
     leave it out when it came from the URL path.
     """
     known = list(loaded_variants())
-    errors = [{"pointer": pointer, "detail": f"unknown variant {variant_id!r}"}] if pointer is not None else None
-    return ApiProblem(404, "Unknown variant", f"no variant {variant_id!r}; known: {', '.join(known)}",
-                      type="unknown-variant", errors=errors, known=known)
+    detail = msg("detail.unknown_variant", variant=variant_id, known=", ".join(known))
+    errors = [{"pointer": pointer, "detail": detail}] if pointer is not None else None
+    return ApiProblem(404, "Unknown variant", detail, type="unknown-variant", errors=errors, known=known)
 
 
 def get_variant(variant_id: str, *, pointer: str | None = None) -> Variant:
@@ -40,29 +41,15 @@ def get_variant(variant_id: str, *, pointer: str | None = None) -> Variant:
     return variant
 
 
-def parameter_entry(variant: Variant, name: str) -> dict:
-    """One parameter of one variant, with what a client needs to override it as a house rule."""
-    param = next(p for p in PARAMETERS if p.name == name)
-    out = jsonable(variant.entry(name).as_dict())
-    out.update({"type": param.type, "description": param.description, "overridable": True,
-                "accepts": param.describe_type()})
-    return out
-
-
-def variant_detail(variant: Variant) -> dict:
-    out = jsonable(variant.summary())
-    out["parameters"] = [parameter_entry(variant, p.name) for p in PARAMETERS]
-    return out
-
-
 @bp.get("")
 def list_variants():
-    return jsonify({"variants": [jsonable(v.summary()) for v in loaded_variants().values()]})
+    lang = current_language()
+    return jsonify({"variants": [serialize.variant_summary(v, lang) for v in loaded_variants().values()]})
 
 
 @bp.get("/<variant_id>")
 def show_variant(variant_id: str):
-    return jsonify(variant_detail(get_variant(variant_id)))
+    return jsonify(serialize.variant_detail(get_variant(variant_id), current_language()))
 
 
 @bp.get("/<variant_id>/source")

@@ -1,0 +1,56 @@
+"""The web layer's own words: the titles and details of its problems, in English.
+
+They join the engine's catalogue (:func:`adjudicator.catalogue.register`), so one
+gettext round translates them with everything else, and
+:func:`adjudicator.render.words` renders them in the request's language.
+A problem's ``title`` is ``title.<type slug>``.
+"""
+
+from __future__ import annotations
+
+from adjudicator.catalogue import register
+
+PHRASES: dict[str, str] = {
+    # titles, by problem type
+    "title.validation-failed": "The request does not fit the form",
+    "title.impossible-input": "This cannot happen under these rules",
+    "title.unknown-variant": "Unknown rules",
+    "title.rule-not-stated": "The rules do not say",
+    "title.not-found": "Not found",
+    "title.method-not-allowed": "Method not allowed",
+    "title.unsupported-media-type": "Unsupported media type",
+    "title.malformed-json": "Malformed JSON",
+    "title.body-not-an-object": "The body is not a JSON object",
+    "title.malformed-request": "Malformed request",
+    "title.request-timeout": "The request took too long",
+    "title.request-entity-too-large": "The request is too large",
+    "title.invalid-query-parameter": "Invalid query parameter",
+    "title.cors-origin-not-allowed": "Origin not allowed",
+    "title.internal-error": "Internal server error",
+    # details
+    "detail.not_found": "There is nothing at {path}.",
+    "detail.method_not_allowed": "{method} is not allowed on {path}; allowed: {allowed}.",
+    "detail.too_large": "The request body is larger than the {limit} bytes this service accepts.",
+    "detail.too_large_unknown": "The request body is larger than this service accepts.",
+    "detail.media_type": "The request body must be JSON (application/json), not {got}.",
+    "detail.no_media_type": "The request body must be JSON (application/json), and says no type.",
+    "detail.empty_body": "The request body is empty; send a JSON object.",
+    "detail.not_json": "The request body is not valid UTF-8 JSON: {reason}",
+    "detail.too_deep": "The request body is nested too deeply.",
+    "detail.not_an_object": "The request body must be a JSON object, not {kind}.",
+    "detail.surrogate": "A string holds half of a UTF-16 pair, which is not a character.",
+    "detail.body_late": "The request body did not arrive in time; send it at once, with the headers.",
+    "detail.body_unreadable": "The request body could not be read: {reason}",
+    "detail.chunked_broken": "its chunked framing is malformed, or the connection closed before the last chunk",
+    "detail.connection_closed": "the connection closed before the body was complete",
+    "detail.query_repeated": "{name} is given {count} times; give it once.",
+    "detail.query_choice": "{name} must be one of {allowed}, not {given}.",
+    "detail.unknown_variant": "There are no rules called {variant}; known: {known}.",
+    "detail.origin": "This origin may not call the service from a browser.",
+    "detail.more_errors": ("And 1 more problem.", "And {count} more problems."),
+    "detail.internal": "The server failed to handle this request; the error has been logged.",
+    "kind.array": "an array", "kind.string": "a string", "kind.boolean": "a boolean", "kind.null": "an empty value",
+    "kind.number": "a number",
+}
+
+register(PHRASES)

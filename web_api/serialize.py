@@ -1,0 +1,404 @@
+"""JSON from the engine's typed results: the one place answers become JSON documents.
+
+Every function takes a typed result and the reader's language and returns a
+JSON-ready ``dict``; words come from :mod:`adjudicator.render`. Citations are
+the same objects again and again, so their dicts are built once per process.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from adjudicator.compare import Comparison, RuleDifference, ScoreDifference, VariantResult
+from adjudicator.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated,
+                                UnknownVariant)
+from adjudicator.findings import Finding, HouseRuleUsed, Interpretation, Ruling
+from adjudicator.matrix import MatrixRow
+from adjudicator.messages import Param, ParamValue, jsonable
+from adjudicator.parameters import PARAMETERS
+from adjudicator.readings import statement
+from adjudicator.render import render, requirement_message, summary, words
+from adjudicator.rules import RULES
+from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, TeamScore
+from adjudicator.variants import Citation, Entry, Variant, translated
+
+from . import phrases  # noqa: F401 -- problem titles are catalogue texts
+
+MAX_ERRORS = 50  # a problem lists at most this many faults; ``error_count`` then says how many there were
+DETAIL_ERRORS = 3  # how many problems the one-paragraph ``detail`` spells out
+
+_CITATIONS: dict[int, tuple] = {}  # id(citation) -> (citation, its JSON, its reference)
+_CITATION_LISTS: dict[int, tuple] = {}  # id(tuple of citations) -> (the tuple, its JSON list)
+_CITATION_LISTS_MAX = 4096
+_REFERENCED: ContextVar[dict | None] = ContextVar("referenced_citations", default=None)
+
+
+def citation(c: Citation) -> dict:
+    """The citation as JSON; inside :func:`citation_table`, a ``{"ref": ...}`` into the table instead."""
+    hit = _CITATIONS.get(id(c))
+    if hit is None or hit[0] is not c:  # the cache holds ``c`` itself, so its id is never reused
+        full = {"variant": c.variant, "language": c.language, "section": c.section,
+                "quote": c.quote, "start": c.start, "end": c.end}
+        hit = _CITATIONS[id(c)] = (c, full, {"ref": f"{c.variant}:{c.start}-{c.end}"})
+    table = _REFERENCED.get()
+    if table is None:
+        return hit[1]
+    table[hit[2]["ref"]] = hit[1]
+    return hit[2]
+
+
+@contextmanager
+def citation_table():
+    """Within it, :func:`citation` gives references and collects each citation once in the yielded dict.
+
+    For the comparisons, whose variants' rulings quote the same sentences many times over.
+    """
+    table: dict[str, dict] = {}
+    token = _REFERENCED.set(table)
+    try:
+        yield table
+    finally:
+        _REFERENCED.reset(token)
+
+
+def citations(cs: tuple) -> list[dict]:
+    """The citations as JSON. The engine shares one tuple per set of citations between rulings, so the
+    list made for a tuple is kept and handed out again (it is never changed after it is made)."""
+    if _REFERENCED.get() is not None:
+        return [citation(c) for c in cs]
+    hit = _CITATION_LISTS.get(id(cs))
+    if hit is not None and hit[0] is cs:
+        return hit[1]
+    out = [citation(c) for c in cs]
+    if len(_CITATION_LISTS) >= _CITATION_LISTS_MAX:  # the tuples of one-off rulings (readings merged) come and go
+        _CITATION_LISTS.clear()
+    _CITATION_LISTS[id(cs)] = (cs, out)
+    return out
+
+
+def house_rule(h: HouseRuleUsed) -> dict:
+    return {"parameter": h.parameter, "value": jsonable(h.value)}
+
+
+# ----------------------------------------------------------------------------------------------
+# Rulings
+
+
+def finding(f: Finding, lang: str) -> dict:
+    out = {"rule": f.rule, "passed": f.passed, "explanation": render(f.message, lang),
+           "parameters": list(f.parameters), "citations": citations(f.citations), "message": f.message.code()}
+    if f.house_rules:
+        out["house_rules"] = [house_rule(h) for h in f.house_rules]
+    if f.open_on:
+        out["open_on"] = list(f.open_on)
+    return out
+
+
+def interpretation(i: Interpretation, lang: str) -> dict:
+    """``note`` is the variant author's note (in the reader's language where the variant file gives it);
+    ``summary`` says what was applied, in the reader's language."""
+    note = translated(i.note, i.notes, lang)
+    if i.occasion is not None:
+        note = f"{(note or '').strip()} {render(i.occasion, lang)}".strip()
+    said = words(f"interpretation.{i.status}", lang, parameter=Param(i.parameter),
+                 value=ParamValue(i.parameter, i.value))
+    if i.occasion is not None:
+        said += " " + render(i.occasion, lang)
+    return {"rule": i.parameter, "parameter": i.parameter, "status": i.status, "value": jsonable(i.value),
+            "note": note, "summary": said, "citations": citations(i.citations)}
+
+
+def ruling(r: Ruling, lang: str) -> dict:
+    out = {"variant": r.variant, "verdict": r.verdict, "summary": summary(r, lang),
+           "reasons": [finding(f, lang) for f in r.findings],
+           "interpretations": [interpretation(i, lang) for i in r.interpretations],
+           "missing": list(r.missing), "not_stated": list(r.not_stated),
+           "consequences": [render(m, lang) for m in r.consequences],
+           "deciding": citations(dict.fromkeys(f.citations[0] for f in r.deciding() if f.citations))}
+    if r.readings:
+        out["readings"] = [{"values": {p: jsonable(v) for p, v in reading.values}, "verdict": reading.verdict,
+                            "explanations": [render(m, lang) for m in reading.messages]} for reading in r.readings]
+        out["decided_across"] = list(r.across)
+    points = open_points(r, lang)
+    if points:
+        out["open_points"] = points
+    return out
+
+
+def open_points(r: Ruling, lang: str) -> list[dict]:
+    """The points of the text a table could settle to decide this ruling: the question, and each answer
+    with the verdict it gives (where the ruling was tried that way)."""
+    if r.verdict != "undetermined":
+        return []
+    out = []
+    for name, values in r.open_points:
+        verdicts = {dict(reading.values).get(name): reading.verdict for reading in r.readings
+                    if len(reading.values) == 1}
+        out.append({"parameter": name, "question": words("open_point.question", lang, parameter=Param(name)),
+                    "choices": [{"value": jsonable(v), "label": render(statement(name, v), lang),
+                                 **({"verdict": verdicts[v]} if v in verdicts else {})} for v in values]})
+    return out
+
+
+def rule_list(lang: str) -> dict:
+    return {"rules": [{"rule": rid, "checks": words(f"rule.{rid}", lang), "parameters": list(params)}
+                      for rid, params in RULES.items()]}
+
+
+# ----------------------------------------------------------------------------------------------
+# Scores
+
+
+def _sources(cs, houses) -> dict:
+    out: dict = {"citations": citations(cs)}
+    if houses:
+        out["house_rules"] = [house_rule(h) for h in houses]
+        if len(houses) == 1:
+            out["house_rule"] = house_rule(houses[0])
+    return out
+
+
+def score_line(line: ScoreLine, lang: str) -> dict:
+    return {"item": line.item, "label": words(f"line.{line.item}", lang), "count": line.count,
+            "points": line.points, "parameters": list(line.parameters), **_sources(line.citations, line.house_rules)}
+
+
+def next_opening(o: NextOpening, lang: str) -> dict:
+    out: dict = {"points": o.points, "canasta_required": o.canasta_required}
+    if o.undetermined:
+        out["undetermined"] = True
+        out["note"] = render(o.open_point, lang)
+        out["text"] = words("opening.next_unknown", lang)
+    elif o.canasta_required:
+        out["text"] = words("opening.next_canasta", lang)
+    else:
+        out["text"] = words("opening.next", lang, points=o.points)
+    out.update(_sources(o.citations, o.house_rules))
+    return out
+
+
+def team_score(t: TeamScore, lang: str) -> dict:
+    return {"name": t.name, "score_before": t.score_before, "lines": [score_line(line, lang) for line in t.lines],
+            "round": t.round, "total": t.total, "opening_requirement": next_opening(t.opening, lang)}
+
+
+def outcome(sheet: RoundSheet | GameSheet, lang: str) -> str:
+    """Who won, or that nobody is named, or how far the leader still has to go."""
+    if sheet.winner is not None:
+        return words("game.winner", lang, team=sheet.winner)
+    if sheet.game_over:
+        return words("game.over_no_winner", lang)
+    best = max(t.total for t in sheet.teams)
+    return words("game.goes_on", lang, count=max(0, sheet.target - best), target=sheet.target)
+
+
+def round_sheet(s: RoundSheet, lang: str) -> dict:
+    return {"variant": s.variant, "target": s.target, "teams": [team_score(t, lang) for t in s.teams],
+            "game_over": s.game_over, "winner": s.winner, "outcome": outcome(s, lang),
+            "interpretations": [interpretation(i, lang) for i in s.interpretations]}
+
+
+def score(s: RoundSheet | GameSheet, lang: str) -> dict:
+    if isinstance(s, RoundSheet):
+        return round_sheet(s, lang)
+    return {"variant": s.variant, "players": s.players, "target": s.target,
+            "rounds": [round_sheet(r, lang) for r in s.rounds], "teams": [team_score(t, lang) for t in s.teams],
+            "game_over": s.game_over, "winner": s.winner, "outcome": outcome(s, lang),
+            "interpretations": [interpretation(i, lang) for i in s.interpretations]}
+
+
+# ----------------------------------------------------------------------------------------------
+# Problems from engine errors
+
+PROBLEMS: dict[type, tuple[int, str, str]] = {  # class -> (status, title, type slug)
+    MalformedRequest: (422, "Validation failed", "validation-failed"),
+    ImpossibleInput: (422, "Unprocessable situation", "impossible-input"),
+    UnknownVariant: (404, "Unknown variant", "unknown-variant"),
+    RuleNotStated: (422, "The rule text does not settle this", "rule-not-stated"),
+}
+
+
+def _field_error(issue, lang: str) -> dict:
+    """One fault: where, in words, and the rule id when a rule's check failed (for programs)."""
+    out = {"pointer": issue.pointer, "detail": render(issue.message, lang)}
+    rule = issue.message.args.get("rule")
+    if isinstance(rule, str):
+        out["rule"] = rule
+    return out
+
+
+def problem_members(error: AdjudicatorError, lang: str) -> dict:
+    """The RFC 9457 members of an engine error (``type`` is the slug; the web layer makes it a URI)."""
+    status, _english, slug = PROBLEMS[type(error)]
+    title = words(f"title.{slug}", lang)
+    issues = error.issues
+    errors = [_field_error(i, lang) for i in issues[:MAX_ERRORS]]
+    # words for a person: the first few problems' sentences; where each is, is in ``errors``
+    detail = " ".join(e["detail"] for e in errors[:DETAIL_ERRORS])
+    if len(issues) > DETAIL_ERRORS:
+        detail += " " + words("detail.more_errors", lang, count=len(issues) - DETAIL_ERRORS)
+    out: dict = {"type": slug, "title": title, "status": status, "detail": detail, "errors": errors}
+    if len(issues) > MAX_ERRORS:
+        out["error_count"] = len(issues)
+    if isinstance(error, RuleNotStated):
+        out["parameters"] = list(error.parameters)
+    if isinstance(error, UnknownVariant):
+        out["known"] = list(error.known)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Comparisons
+
+
+def _shown(p) -> dict:
+    return {"parameter": p.parameter, "value": jsonable(p.value), "status": p.status}
+
+
+_OUTCOME_WORD = {True: "passed", False: "failed", None: "undetermined", "not checked": "not checked"}
+
+
+def rule_difference(d: RuleDifference, lang: str) -> dict:
+    entries = []
+    for e in d.variants:
+        entry = {"variant": e.variant, "passed": e.outcome, "outcome": _OUTCOME_WORD[e.outcome],
+                 "explanation": render(e.explanation, lang), "parameters": [_shown(p) for p in e.parameters],
+                 "citations": citations(e.citations)}
+        if e.house_rules:
+            entry["house_rules"] = [house_rule(h) for h in e.house_rules]
+        entries.append(entry)
+    return {"rule": d.rule, "checks": words(f"rule.{d.rule}", lang), "parameters": list(d.parameters),
+            "differing_parameters": list(d.differing), "why": render(d.why, lang), "variants": entries}
+
+
+def score_difference(d: ScoreDifference, lang: str) -> dict:
+    entries = []
+    for e in d.variants:
+        entry = {"variant": e.variant, "counted": e.counted, "count": e.count, "points": e.points,
+                 "citations": citations(e.citations), "parameters": [_shown(p) for p in e.parameters]}
+        if e.house_rules:
+            entry["house_rules"] = [house_rule(h) for h in e.house_rules]
+        entries.append(entry)
+    out: dict = {"team": d.team, "item": d.item}
+    if d.round is not None:
+        out["round"] = d.round
+    out.update({"parameters": list(d.parameters), "differing_parameters": list(d.differing),
+                "why": render(d.why, lang), "variants": entries})
+    return out
+
+
+def _result(r: VariantResult, lang: str, problem_type) -> dict:
+    if r.ruling is not None:
+        return {"variant": r.variant, "ruling": ruling(r.ruling, lang)}
+    if r.options is not None:
+        return {"variant": r.variant, "options": options(r.options, lang)}
+    if r.score is not None:
+        return {"variant": r.variant, "score": score(r.score, lang)}
+    members = problem_members(r.problem, lang)
+    members["type"] = problem_type(members["type"])
+    members.pop("known", None)
+    return {"variant": r.variant, "problem": members}
+
+
+def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug) -> dict:
+    """Any comparison as JSON: of rulings, of scores, or of options (:func:`options_comparison`)."""
+    if c.kind == "options":
+        return options_comparison(c, lang, problem_type)
+    groups = [{"verdict": g.verdict, "variants": list(g.variants)} if g.verdict is not None else
+              {"totals": dict(g.totals), "variants": list(g.variants)} for g in c.groups]
+    diff = rule_difference if c.kind == "ruling" else score_difference
+    return {"kind": c.kind, "variants": list(c.variants), "results": [_result(r, lang, problem_type) for r in c.results],
+            "agree": c.agree, "groups": groups, "differences": [diff(d, lang) for d in c.differences]}
+
+
+# ----------------------------------------------------------------------------------------------
+# Variants and the matrix
+
+
+def entry(e: Entry, lang: str) -> dict:
+    return {"name": e.name, "value": jsonable(e.value), "status": e.shown_status, "note": e.note_in(lang),
+            "citations": citations(e.citations)}
+
+
+def variant_summary(v: Variant, lang: str) -> dict:
+    return {"id": v.id, "name": v.names.get(lang, v.name), "language": v.language, "source_file": v.seed_file,
+            "description": v.description_in(lang), "players_supported": v.players_supported,
+            "target_score": {str(k): t for k, t in sorted((v.value("game.target") or {}).items())}}
+
+
+def parameter_entry(v: Variant, param, lang: str) -> dict:
+    out = entry(v.entry(param.name), lang)
+    out.update({"type": param.type, "description": words(f"param.{param.name}.about", lang),
+                "question": words(f"param.{param.name}", lang), "overridable": True,
+                "accepts": render(param.accepts(), lang)})
+    return out
+
+
+def variant_detail(v: Variant, lang: str) -> dict:
+    out = variant_summary(v, lang)
+    out["parameters"] = [parameter_entry(v, p, lang) for p in PARAMETERS]
+    return out
+
+
+def matrix(ids: list[str], rows: tuple[MatrixRow, ...], lang: str) -> dict:
+    return {"variants": ids, "rows": [
+        {"parameter": row.param.name, "description": words(f"param.{row.param.name}.about", lang),
+         "type": row.param.type,
+         "accepts": render(row.param.accepts(), lang), "differs": row.differs,
+         "values": {vid: {k: v for k, v in entry(e, lang).items() if k != "name"} for vid, e in row.entries.items()}}
+        for row in rows]}
+
+
+# ----------------------------------------------------------------------------------------------
+# Options: what may I do? (/v1/options, and /v1/compare of a situation alone)
+
+
+def option(o, lang: str) -> dict:
+    """One option: its stable key, what it is in words, the action to send to ``/v1/adjudicate``, its ruling."""
+    out = {"key": o.key, "kind": o.kind, "way": o.way, "verdict": o.verdict,
+           "description": render(o.message, lang), "message": o.message.code(), "action": o.body,
+           "cards": list(o.cards)}
+    if o.rank is not None:
+        out["rank"] = o.rank
+    if o.points is not None:
+        out["points"] = o.points
+    if o.kind == "go_out":
+        out["concealed"] = o.concealed
+    out["ruling"] = ruling(o.ruling, lang)
+    return out
+
+
+def option_group(g, lang: str) -> dict:
+    out = {"kind": g.kind, "phase": g.phase, "heading": render(g.message, lang), "drew": g.drew,
+           "assumed": g.assumed, "possible": g.possible, "options": [option(o, lang) for o in g.options]}
+    if g.blocked is not None:
+        out["blocked"] = ruling(g.blocked, lang)
+    if g.missing:
+        out["missing"] = list(g.missing)
+    return out
+
+
+def options(o, lang: str) -> dict:
+    need = o.requirement
+    return {"variant": o.variant, "phase": o.phase,
+            "opening_requirement": None if need is None else {
+                "points": need.points, "canasta_required": need.canasta_required,
+                "text": render(requirement_message(need), lang)},
+            "groups": [option_group(g, lang) for g in o.groups]}
+
+
+def option_difference(d, lang: str) -> dict:
+    return {"key": d.key, "kind": d.kind, "variants": [
+        {"variant": e.variant, "listed": e.listed, "verdict": e.verdict, "action": e.action,
+         "ruling": None if e.ruling is None else ruling(e.ruling, lang)} for e in d.variants]}
+
+
+def options_comparison(c: Comparison, lang: str, problem_type=lambda slug: slug) -> dict:
+    """A comparison of the options open in one situation under several variants."""
+    return {"kind": c.kind, "variants": list(c.variants), "results": [_result(r, lang, problem_type) for r in c.results],
+            "agree": c.agree,
+            "groups": [{"options": list(g.options), "variants": list(g.variants)} for g in c.groups],
+            "differences": [option_difference(d, lang) for d in c.differences]}
+
