@@ -1,7 +1,10 @@
 # Canasta Referee: the HTTP service under gunicorn.
 #   docker build -t canasta-referee .
 #   docker run --rm -p 8000:8000 canasta-referee
-FROM python:3.11.7-slim-bookworm
+# Python 3.11.17 (the newest 3.11 patch found), Debian 12, pinned to the multi-platform index digest so
+# every build gets the same base. Bump the tag and the digest together:
+#   docker buildx imagetools inspect python:3.11-slim-bookworm
+FROM python:3.11.17-slim-bookworm@sha256:0a310eeecf4e1f5a0743f9a6520c90c88d089c903ca5fd283f501e3a805f5f89
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \

@@ -12,34 +12,55 @@ import os
 
 bind = f"0.0.0.0:{int(os.environ.get('PORT') or 8000)}"
 
-# Workers: sync, one process per CPU core. WEB_CONCURRENCY sets the count; the default 2 fits a
-# 2-core machine and the CPU limit of the Kubernetes Deployment in deploy/. Chosen by measurement
-# (bench/http_bench.py --sweep, see BENCHMARKS.md; 2 cores, 16 connections):
-# * Every request is CPU-bound Python (JSON, marshmallow validation, the engine) and waits on
-#   nothing, so processes beyond the core count only add context switches: 3 sync workers gave
-#   the same requests/s as 2 with 1.1-1.6x the p99; 5 workers gave 5-9% fewer requests/s and
-#   1.4-2.6x the p99.
-# * gthread (2 workers x 4 threads) keeps connections alive, but the threads of one process take
-#   turns on the GIL: 3-6% fewer requests/s than 2 sync workers and 2.4-4.3x the p99. With sync
-#   workers, waiting connections queue in the kernel's accept backlog, first come first served.
-# * The default is a fixed number, not os.cpu_count(): in a container that counts the host's
-#   cores, not the container's CPU limit.
-# Scale out with more replicas, not more workers per replica. Sync workers expect a buffering
-# proxy or load balancer in front (an ingress or cloud load balancer): a slow client would hold a
-# whole worker while it trickles its request in.
+# Workers: gevent, one process per CPU core, with the service's own subclass (web_api/workers.py:
+# the errors gunicorn answers itself become problem+json with the security headers; a request body
+# must arrive within `timeout` seconds). WEB_CONCURRENCY sets the count; the default 2 fits a
+# 2-core machine and the CPU limit of the Kubernetes Deployment in deploy/.
+#
+# Why gevent (measured on 2 cores; notes/infra.md has the commands and the full tables):
+# * Slow clients. A sync worker serves one connection at a time and reads it with no deadline:
+#   2 connections that send a POST's headers and then wait made every other request wait 29 s, and
+#   with 50 connections that trickle a byte a second the service answered nothing (a normal request
+#   timed out after 10 s). gthread (2 x 4 threads) does not hold either: a trickling connection
+#   holds a thread, and with 50 of them some requests timed out after 10 s. With gevent each
+#   connection is a greenlet: with 50 trickling connections open, GET /healthz, GET /v1/variants and
+#   POST /v1/adjudicate answered in 7 ms at worst. A request head must arrive within `keepalive` s
+#   (gunicorn's gevent worker) and its body within `timeout` s (web_api/workers.py), so a slow
+#   client is also cut off in the end.
+# * Throughput. The work is CPU-bound and a process runs one request at a time either way, so gevent
+#   costs what sync does (wrk, 16 keep-alive connections; requests/s and p99; medians of the runs
+#   with the machine otherwise quiet; notes/infra.md):
+#     sync, 2 workers:        healthz 4,154 / 5.4 ms, adjudicate 2,354 / 10.4 ms, compare 1,528 / 14.4 ms
+#     this gevent worker, 2:  healthz 4,875 / 6.9 ms, adjudicate 2,381 / 16.1 ms, compare 1,486 / 19.8 ms
+#     gthread, 2 x 4 threads: healthz 4,230 / 10.2 ms, adjudicate 2,363 / 24.7 ms, compare 1,471 / 31.6 ms
+#   gunicorn's gevent worker as it is served as much but with a p99 of 0.5-2.2 s: a greenlet whose
+#   client sends its next request at once never yields. Ours waits for the event loop to go idle
+#   after each request (web_api/workers.py), so the connections of a worker take turns.
+# * Keep one worker per core: more processes only add context switches (3 sync workers: same
+#   requests/s, 1.1-1.6x the p99; 5 workers: 5-9% fewer requests/s). The default is a fixed number,
+#   not os.cpu_count(): in a container that counts the host's cores, not the container's CPU limit.
+# * gevent patches the standard library in each worker after the fork (gunicorn does it); the app
+#   is loaded before, in the master (preload_app): it opens no sockets and starts no threads, and its
+#   one lock (web_api/compression.py) is never held across I/O.
+# Scale out with more replicas, not more workers per replica. A buffering proxy in front is still
+# welcome (TLS, many thousands of idle connections), but no longer needed to survive slow clients.
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2)
-worker_class = "sync"
+worker_class = "web_api.workers.ProblemGeventWorker"
+# Connections one worker holds at once (greenlets); beyond that, new ones wait in the listen backlog.
+worker_connections = 1000
 
 # Load the app (and verify every variant's citations) once in the master: a broken
 # variant file stops start-up instead of failing in each worker; the workers share the
 # loaded variants copy-on-write.
 preload_app = True
 
+# A worker that does not report for `timeout` s (a request computing that long) is killed and
+# replaced. web_api/workers.py also gives each request body `timeout` s to arrive (then a 408).
 timeout = 30
 # Less than Kubernetes' terminationGracePeriodSeconds (30) minus the preStop pause (5) in deploy/.
 graceful_timeout = 20
-# Seconds an idle keep-alive connection stays open. It applies to the gthread and async workers
-# only: a sync worker closes each connection after its response.
+# Seconds an idle keep-alive connection stays open, and (gevent worker) the time a request's line
+# and headers have to arrive: a client that trickles its headers is disconnected after 5 s.
 keepalive = 5
 
 # Logs to stdout/stderr. The access log has the request line, status, size, time, user
@@ -57,3 +78,15 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
 # No runtime control socket: nothing uses gunicornc, and the service user has no home to put it in.
 control_socket_disable = True
+
+
+def worker_exit(server, worker):
+    """Hand the objects app.py froze (gc.freeze) back to the collector before the worker's interpreter ends.
+
+    Frozen objects outlive the normal shutdown collection; their finalizers would then run
+    while the interpreter tears gevent and logging down and print "Exception ignored" tracebacks.
+    """
+    import gc
+
+    gc.unfreeze()
+    gc.collect()

@@ -34,7 +34,10 @@ def test_dockerfile_base_is_a_pinned_slim_python_311():
     froms = only("FROM")
     assert len(froms) == 1
     image = froms[0].split()[0]
-    assert re.fullmatch(r"python:3\.11\.\d+-slim(-[a-z]+)?(@sha256:[0-9a-f]{64})?", image), image
+    # a patch release, Debian 12, and the digest of that image: the same base on every build
+    match = re.fullmatch(r"python:3\.11\.(\d+)-slim-bookworm@sha256:[0-9a-f]{64}", image)
+    assert match, image
+    assert int(match.group(1)) >= 17, "3.11.17 or later (3.11.7 was a 2023 release)"
 
 
 def test_dockerfile_runs_as_a_non_root_user():
@@ -91,9 +94,10 @@ def test_gunicorn_defaults(monkeypatch):
     assert conf["bind"] == "0.0.0.0:8000"
     assert conf["workers"] == 2
     assert conf["preload_app"] is True
-    assert conf["timeout"] == 30
+    assert conf["timeout"] == 30  # also the deadline for a request body (web_api/workers.py)
+    assert conf["keepalive"] == 5  # also the deadline for a request head (gunicorn's gevent worker)
     assert conf["accesslog"] == "-"
-    assert "graceful_timeout" in conf and "keepalive" in conf
+    assert "graceful_timeout" in conf
     assert conf["control_socket_disable"] is True
 
 
@@ -179,10 +183,18 @@ def test_dockerfile_worker_count_matches_the_gunicorn_default(monkeypatch):
 
 
 def test_gunicorn_worker_settings_are_the_benchmarked_ones(monkeypatch):
-    """sync workers, one per core: see the comments in gunicorn.conf.py and BENCHMARKS.md."""
+    """gevent workers (the service's subclass), one per core: see gunicorn.conf.py and notes/infra.md."""
+    from gunicorn.util import load_class
+    from gunicorn.workers.ggevent import GeventWorker
+
+    from web_api.workers import ProblemGeventWorker
+
     conf = load_gunicorn_conf(monkeypatch)
-    assert conf["worker_class"] == "sync"
+    assert conf["worker_class"] == "web_api.workers.ProblemGeventWorker"
+    assert load_class(conf["worker_class"]) is ProblemGeventWorker  # what gunicorn will load
+    assert issubclass(ProblemGeventWorker, GeventWorker)
     assert conf.get("threads", 1) == 1
+    assert conf["worker_connections"] >= 1000  # slow clients cost a greenlet each, not the worker
     assert conf["worker_tmp_dir"] in ("/dev/shm", None)  # nothing written to a read-only root filesystem
     assert conf["graceful_timeout"] < conf["timeout"]
 

@@ -1,0 +1,554 @@
+"""The real server under abuse: slow clients, malformed framing, errors gunicorn answers itself.
+
+Every test here starts the production server (``gunicorn -c gunicorn.conf.py app:app``, the
+configured worker class: :mod:`web_api.workers`) on a free loopback port and talks to it with
+raw sockets, because what is tested happens below the app: how the server schedules
+connections, how it parses request heads and chunked bodies, what it writes when it refuses
+a request. The app-level parts (no redirect built from ``Host``, ``no-store`` on every error)
+are tested with Flask's test client too.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import web_api.phrases  # noqa: F401 -- the problem texts are catalogue texts
+from adjudicator.render import words
+from flask import Blueprint
+
+from web_api import create_app
+from web_api.problems import PROBLEM_BASE
+from web_api.security import API_CSP
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBLEM = "application/problem+json"
+HEX32 = re.compile(r"[0-9a-f]{32}")
+ADJUDICATE = {"variant": "sv-classic", "situation": {"player": {"hand": ["9H", "9S"]}}, "action": {"type": "draw"}}
+POST_PATHS = ["/v1/adjudicate", "/v1/score", "/v1/compare"]
+SECURITY_HEADERS = {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+    "content-security-policy": API_CSP,
+    "cache-control": "no-store",
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# The server and a raw HTTP/1.1 client
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, port: int, log: Path, proc: subprocess.Popen):
+        self.port, self.log, self.proc = port, log, proc
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+def start_server(log: Path, *extra: str, env: dict | None = None) -> Server:
+    """``gunicorn -c gunicorn.conf.py app:app`` on 127.0.0.1:<free port>, ready to answer."""
+    port = free_port()
+    full_env = {**os.environ, "PORT": str(port), **(env or {})}
+    for name in ("PYTHONPATH", "WEB_CONCURRENCY", "CORS_ALLOWED_ORIGINS", "CANASTA_MAX_CONTENT_LENGTH"):
+        if name not in (env or {}):
+            full_env.pop(name, None)
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "-b", f"127.0.0.1:{port}",
+                                 *extra, "app:app"], cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT)
+    server = Server(port, log, proc)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            status, _, _ = exchange(port, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", timeout=2)
+            if status == 200:
+                return server
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop_server(server)
+            pytest.fail("gunicorn did not start:\n" + log.read_text(errors="replace"), pytrace=False)
+        time.sleep(0.2)
+
+
+def stop_server(server: Server) -> None:
+    if server.proc.poll() is None:
+        server.proc.send_signal(signal.SIGTERM)
+        try:
+            server.proc.wait(timeout=25)
+        except subprocess.TimeoutExpired:
+            server.proc.kill()
+            server.proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The production configuration (two workers, the configured worker class)."""
+    srv = start_server(tmp_path_factory.mktemp("gunicorn") / "out.log")
+    yield srv
+    stop_server(srv)
+
+
+@pytest.fixture(scope="module")
+def short_timeout_server(tmp_path_factory):
+    """The same with ``--timeout 3``: request bodies must arrive within 3 s."""
+    srv = start_server(tmp_path_factory.mktemp("gunicorn-short") / "out.log", "--timeout", "3")
+    yield srv
+    stop_server(srv)
+
+
+def read_response(sock: socket.socket) -> tuple[int, dict[str, list[str]], bytes]:
+    """One HTTP/1.1 response from ``sock``: (status, {lower-case name: [values]}, body)."""
+    buf = b""
+    while b"\r\n\r\n" not in buf:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError(f"connection closed before a whole response head: {buf[:200]!r}")
+        buf += chunk
+    head, _, rest = buf.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers: dict[str, list[str]] = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers.setdefault(name.strip().lower(), []).append(value.strip())
+    length = int(headers["content-length"][0]) if "content-length" in headers else None
+    if length is None:  # read to the end
+        while chunk := sock.recv(65536):
+            rest += chunk
+        return status, headers, rest
+    while len(rest) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        rest += chunk
+    return status, headers, rest[:length]
+
+
+def exchange(port: int, data: bytes, *, shut_wr: bool = False, timeout: float = 10):
+    """Send raw bytes on a fresh connection and read one response."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(data)
+        if shut_wr:
+            sock.shutdown(socket.SHUT_WR)
+        return read_response(sock)
+
+
+def post_head(path: str, extra: str = "", content_type: str = "application/json") -> bytes:
+    return (f"POST {path} HTTP/1.1\r\nHost: test\r\nContent-Type: {content_type}\r\n{extra}").encode()
+
+
+def assert_problem(status: int, headers: dict, body: bytes, expected: int, slug: str) -> dict:
+    assert status == expected, (status, body[:300])
+    assert headers["content-type"] == [PROBLEM], headers
+    for name, value in SECURITY_HEADERS.items():
+        assert headers.get(name) == [value], (name, headers.get(name))
+    problem = json.loads(body)
+    assert problem["type"] == PROBLEM_BASE + slug, problem
+    assert problem["status"] == expected and problem["title"] and problem["detail"]
+    assert headers["x-request-id"] == [problem["request_id"]]
+    return problem
+
+
+def assert_no_trace(server: Server) -> None:
+    text = server.log_text()
+    assert "Traceback" not in text, text[-3000:]
+    assert "[ERROR]" not in text, text[-3000:]
+
+
+def timed_get(port: int, path: str) -> tuple[int, float]:
+    t0 = time.monotonic()
+    status, _, _ = exchange(port, f"GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode(), timeout=5)
+    return status, time.monotonic() - t0
+
+
+def timed_post(port: int, path: str, payload: dict) -> tuple[int, float]:
+    body = json.dumps(payload).encode()
+    t0 = time.monotonic()
+    status, _, _ = exchange(port, post_head(path, f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n") + body,
+                            timeout=5)
+    return status, time.monotonic() - t0
+
+
+# ==============================================================================================
+# 1. Slow clients
+
+
+class Trickler(threading.Thread):
+    """A client that sends ``head`` then ``tail`` one byte every ``interval`` s, and notes when the server hangs up."""
+
+    def __init__(self, port: int, head: bytes, tail: bytes, interval: float, stop: threading.Event):
+        super().__init__(daemon=True)
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        self.head, self.tail, self.interval, self.stop = head, tail, interval, stop
+        self.sent = 0
+        self.closed_after: float | None = None  # seconds after the start when the server closed the connection
+        self.answer = b""
+        self.started = time.monotonic()
+
+    def run(self) -> None:
+        try:
+            self.sock.sendall(self.head)
+            for byte in self.tail:
+                if self.stop.wait(self.interval):
+                    return
+                readable, _, _ = select.select([self.sock], [], [], 0)
+                if readable:
+                    data = self.sock.recv(65536)
+                    self.answer += data
+                    if not data or b"\r\n\r\n" in self.answer:
+                        self.closed_after = time.monotonic() - self.started
+                        return
+                self.sock.sendall(bytes([byte]))
+                self.sent += 1
+        except OSError:
+            self.closed_after = time.monotonic() - self.started
+        finally:
+            if self.closed_after is None and not self.stop.is_set():
+                self.closed_after = time.monotonic() - self.started
+
+    def still_open(self) -> bool:
+        """The server has neither answered nor closed this connection."""
+        if self.closed_after is not None:
+            return False
+        readable, _, _ = select.select([self.sock], [], [], 0)
+        return not readable
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+def test_fifty_slow_clients_do_not_block_a_normal_request(server):
+    """25 clients trickle their request head, 25 their body, a byte every 0.5 s; others are still served at once."""
+    stop = threading.Event()
+    heads = [Trickler(server.port, b"GET /healthz HTTP/1.1\r\nHost: t\r\n", b"X-Slow: " + b"a" * 200, 0.5, stop)
+             for _ in range(25)]
+    bodies = [Trickler(server.port, post_head("/v1/adjudicate", "Content-Length: 200\r\n\r\n"), b" " * 200, 0.5, stop)
+              for _ in range(25)]
+    slow = heads + bodies
+    try:
+        for t in slow:
+            t.start()
+        time.sleep(1.6)  # every slow client has its connection accepted and has sent a few bytes
+        assert all(t.sent >= 2 for t in slow), [t.sent for t in slow]
+        timings = []
+        for _ in range(3):
+            timings.append(("GET /healthz",) + timed_get(server.port, "/healthz"))
+            timings.append(("GET /v1/variants",) + timed_get(server.port, "/v1/variants"))
+            timings.append(("POST /v1/adjudicate",) + timed_post(server.port, "/v1/adjudicate", ADJUDICATE))
+        assert all(status == 200 for _, status, _ in timings), timings
+        assert max(seconds for _, _, seconds in timings) < 1.0, timings
+        # ... while the server still held every slow connection open
+        assert sum(t.still_open() for t in slow) == 50, [(t.sent, t.closed_after) for t in slow]
+
+        # A request head has `keepalive` (5) s to arrive: the head tricklers are cut off; bodies have `timeout` (30) s.
+        deadline = time.monotonic() + 6.5
+        while time.monotonic() < deadline and any(t.closed_after is None for t in heads):
+            time.sleep(0.2)
+        assert all(t.closed_after is not None and t.closed_after < 8.0 for t in heads), \
+            [t.closed_after for t in heads]
+        assert sum(t.still_open() for t in bodies) == 25
+        status, seconds = timed_get(server.port, "/healthz")
+        assert status == 200 and seconds < 1.0
+    finally:
+        stop.set()
+        for t in slow:
+            t.close()
+        for t in slow:
+            t.join(timeout=5)
+    assert_no_trace(server)
+
+
+def test_a_body_that_does_not_arrive_in_time_is_a_408(short_timeout_server):
+    """Headers then nothing, or a trickled body: the answer is a 408 problem once `timeout` (3 s here) runs out."""
+    srv = short_timeout_server
+    results: dict[str, tuple] = {}
+
+    def waiter():
+        t0 = time.monotonic()
+        results["silent"] = exchange(srv.port, post_head("/v1/score", "Content-Length: 100\r\n\r\n"), timeout=15) + (
+            time.monotonic() - t0,)
+
+    def trickler():
+        t0 = time.monotonic()
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=15) as sock:
+            sock.sendall(post_head("/v1/adjudicate", "Transfer-Encoding: chunked\r\n\r\n"))
+            try:
+                for _ in range(20):
+                    sock.sendall(b"1\r\n \r\n")
+                    readable, _, _ = select.select([sock], [], [], 0.5)
+                    if readable:
+                        break
+            except OSError:
+                pass
+            results["trickle"] = read_response(sock) + (time.monotonic() - t0,)
+
+    threads = [threading.Thread(target=waiter), threading.Thread(target=trickler)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=20)
+    for name in ("silent", "trickle"):
+        status, headers, body, seconds = results[name]
+        problem = assert_problem(status, headers, body, 408, "request-timeout")
+        assert 2.5 < seconds < 6, (name, seconds)
+        assert headers["connection"] == ["close"]
+        late = words("detail.body_late", "en")
+        assert problem["errors"] == [{"pointer": "", "detail": late}] and problem["detail"] == late
+    assert_no_trace(srv)
+
+
+# ==============================================================================================
+# 2. Malformed chunked framing: a 400 problem, never a 500 with a traceback
+
+FRAMINGS = {
+    "chunk size not hex": b"zz\r\n{}\r\n0\r\n\r\n",
+    "chunk size with junk": b"2x\r\n{}\r\n0\r\n\r\n",
+    "negative chunk size": b"-2\r\n{}\r\n0\r\n\r\n",
+    "chunk size line without end": b"1" * 10000,  # longer than limit_request_field_size (8190), no CRLF
+    "chunk without its CRLF": b"2\r\n{}XX0\r\n\r\n",
+    "bad chunk extension": b"2;\x01\r\n{}\r\n0\r\n\r\n",
+    "chunk size with a space": b"2 0\r\n{}\r\n0\r\n\r\n",
+    "malformed trailer": b"2\r\n{}\r\n0\r\nnot a trailer\r\n\r\n",
+}
+
+
+@pytest.mark.parametrize("path", POST_PATHS)
+@pytest.mark.parametrize("framing", list(FRAMINGS))
+def test_malformed_chunked_body_is_a_400_problem(server, path, framing):
+    head = post_head(path, "Transfer-Encoding: chunked\r\nX-Request-ID: chunk-test\r\n\r\n")
+    status, headers, body = exchange(server.port, head + FRAMINGS[framing])
+    problem = assert_problem(status, headers, body, 400, "malformed-request")
+    assert problem["request_id"] == "chunk-test" and problem["instance"] == path
+    assert problem["errors"][0]["pointer"] == ""
+    assert headers["connection"] == ["close"]  # where a next request would start is unknown
+    assert_no_trace(server)
+
+
+@pytest.mark.parametrize("path", POST_PATHS)
+def test_chunked_body_cut_short_is_a_400_problem(server, path):
+    head = post_head(path, "Transfer-Encoding: chunked\r\n\r\n")
+    status, headers, body = exchange(server.port, head + b"10\r\n{\"variant\":", shut_wr=True)
+    assert_problem(status, headers, body, 400, "malformed-request")
+    status, headers, body = exchange(server.port, post_head(path, "Content-Length: 50\r\n\r\n") + b"{}", shut_wr=True)
+    assert_problem(status, headers, body, 400, "malformed-request")
+    assert_no_trace(server)
+
+
+def test_well_formed_chunked_body_is_still_read(server):
+    payload = json.dumps(ADJUDICATE).encode()
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (payload[:10], payload[10:])) + b"0\r\n\r\n"
+    status, _, body = exchange(server.port, post_head("/v1/adjudicate", "Transfer-Encoding: chunked\r\n\r\n") + chunks)
+    assert status == 200, body[:300]
+    assert json.loads(body)["variant"] == "sv-classic"
+
+
+def test_malformed_body_the_app_did_not_read_gets_no_second_answer(server):
+    """A 415 does not read the body; the server then finds the framing bad: it closes, without answering twice."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(post_head("/v1/score", "Transfer-Encoding: chunked\r\n\r\n", content_type="text/plain")
+                     + FRAMINGS["chunk size not hex"])
+        status, headers, body = read_response(sock)
+        assert_problem(status, headers, body, 415, "unsupported-media-type")
+        rest = b""
+        while chunk := sock.recv(65536):
+            rest += chunk
+        assert rest == b""  # closed, no unsolicited response
+    assert_no_trace(server)
+
+
+# ==============================================================================================
+# 3. Requests gunicorn refuses before the app: problems too
+
+REFUSED = {
+    "request line too long": (b"GET /v1/variants?q=" + b"a" * 5000 + b" HTTP/1.1\r\nHost: t\r\n\r\n",
+                              414, "uri-too-long"),
+    "too many header fields": (b"GET /healthz HTTP/1.1\r\nHost: t\r\n"
+                               + b"".join(b"X-H%d: v\r\n" % i for i in range(120)) + b"\r\n",
+                               431, "request-header-fields-too-large"),
+    "header field too large": (b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n",
+                               431, "request-header-fields-too-large"),
+    "garbage request line": (b"GARBAGE\r\n\r\n", 400, "malformed-request"),
+    "bad HTTP version": (b"GET /healthz HTTP/9.9\r\nHost: t\r\n\r\n", 400, "malformed-request"),
+    "bad method": (b"G(T /healthz HTTP/1.1\r\nHost: t\r\n\r\n", 400, "malformed-request"),
+    "bad header name": (b"GET /healthz HTTP/1.1\r\nHost: t\r\nBad Header: v\r\n\r\n", 400, "malformed-request"),
+    "Content-Length and Transfer-Encoding": (
+        b"POST /v1/score HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+        400, "malformed-request"),
+    "Content-Length not a number": (b"POST /v1/score HTTP/1.1\r\nHost: t\r\nContent-Length: abc\r\n\r\n{}",
+                                    400, "malformed-request"),
+    "two different Content-Lengths": (
+        b"POST /v1/score HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+        400, "malformed-request"),
+    "unsupported transfer coding": (
+        b"POST /v1/score HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: x-unheard-of, chunked\r\n\r\n0\r\n\r\n",
+        501, "not-implemented"),
+    "chunked is not the last transfer coding": (
+        b"POST /v1/score HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n",
+        400, "malformed-request"),
+    "chunked twice": (
+        b"POST /v1/score HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n",
+        400, "malformed-request"),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_requests_gunicorn_refuses_are_problems_with_the_security_headers(server, case):
+    raw, status_code, slug = REFUSED[case]
+    status, headers, body = exchange(server.port, raw)
+    problem = assert_problem(status, headers, body, status_code, slug)
+    assert HEX32.fullmatch(problem["request_id"])
+    assert headers["connection"] == ["close"]
+    assert int(headers["content-length"][0]) == len(body)
+    text = body.decode()
+    assert "<html" not in text.lower()
+    for echoed in ("GARBAGE", "aaaaaaaa", "bbbbbbbb", "Bad Header", "G(T"):  # nothing of the request comes back
+        assert echoed not in text, echoed
+    log = server.log_text()
+    assert f"rid={problem['request_id']}" in log  # the warning names the id the client got
+    assert_no_trace(server)
+
+
+def test_gunicorn_refusal_log_lines_do_not_quote_the_request(server):
+    exchange(server.port, b"GET /x?secret-token-QQQ HTTP/9.9\r\nHost: t\r\n\r\n")
+    exchange(server.port, post_head("/v1/score", "Transfer-Encoding: chunked\r\n\r\n") + b"SECRET-CHUNK\r\n")
+    time.sleep(0.3)
+    log = server.log_text()
+    assert "secret-token-QQQ" not in log and "SECRET-CHUNK" not in log
+    assert "InvalidHTTPVersion" in log
+
+
+# ==============================================================================================
+# 4. No redirect is ever built from the Host header
+
+
+@pytest.mark.parametrize("path", ["/web//x", "/web//app.js", "/v1//variants", "/v1/variants//sv-classic"])
+def test_double_slashes_are_not_redirected_to_the_host_header(client, path):
+    resp = client.get(path, headers={"Host": "evil.example"})
+    assert not 300 <= resp.status_code < 400, (resp.status_code, resp.headers.get("Location"))
+    assert "Location" not in resp.headers
+    assert resp.status_code == 404 and resp.mimetype == PROBLEM
+    assert resp.headers["Cache-Control"] == "no-store"
+
+
+def test_a_redirect_made_by_routing_is_a_path_not_a_url_on_the_host_header():
+    """A route with a trailing slash makes werkzeug redirect /x to /x/ with an absolute URL; it leaves as a path."""
+    app = create_app({"TESTING": True})
+    bp = Blueprint("slash", __name__)
+
+    @bp.get("/v1/_slashy/")
+    def slashy():
+        return {"ok": True}
+
+    app.register_blueprint(bp)
+    resp = app.test_client().get("/v1/_slashy?a=1", headers={"Host": "evil.example"})
+    assert resp.status_code == 308
+    assert resp.headers["Location"] == "/v1/_slashy/?a=1"
+    assert "evil" not in str(resp.headers)
+
+
+def test_real_server_does_not_redirect_to_the_host_header(server):
+    for path in (b"/web//x", b"/v1//variants", b"//healthz", b"//evil.example/web/x", b"/web/../web//x"):
+        status, headers, _ = exchange(server.port, b"GET " + path + b" HTTP/1.1\r\nHost: evil.example\r\n"
+                                      b"Connection: close\r\n\r\n")
+        assert not 300 <= status < 400 and "location" not in headers, (path, status, headers.get("location"))
+
+
+# ==============================================================================================
+# 5. Every error is no-store, a refused CORS preflight included
+
+
+def test_refused_preflight_is_no_store():
+    client = create_app({"TESTING": True, "CORS_ALLOWED_ORIGINS": "https://referee.example.org"}).test_client()
+    resp = client.options("/v1/score", headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"})
+    assert resp.status_code == 403 and resp.mimetype == PROBLEM
+    assert resp.headers["Cache-Control"] == "no-store"
+    allowed = client.options("/v1/score", headers={"Origin": "https://referee.example.org",
+                                                   "Access-Control-Request-Method": "POST"})
+    assert allowed.status_code == 204 and "Cache-Control" not in allowed.headers  # Access-Control-Max-Age's job
+
+
+def test_every_error_status_is_no_store():
+    app = create_app({"TESTING": True, "MAX_CONTENT_LENGTH": 100})
+    bp = Blueprint("errs", __name__)
+
+    @bp.get("/v1/_teapot")
+    def teapot():
+        return {"short": "and stout"}, 418, {"Cache-Control": "public, max-age=60"}
+
+    @bp.get("/_page_error")
+    def page_error():
+        return "gone", 410, {"Cache-Control": "no-cache"}
+
+    @bp.get("/v1/_boom")
+    def boom():
+        raise RuntimeError("boom")
+
+    app.register_blueprint(bp)
+    client = app.test_client()
+    responses = [
+        client.get("/v1/_teapot"), client.get("/_page_error"), client.get("/v1/_boom"),
+        client.get("/nope"), client.delete("/v1/variants"), client.get("/v1/variants/nope"),
+        client.get("/v1/matrix?format=xml"), client.post("/v1/score", data=b"{", content_type="application/json"),
+        client.post("/v1/score", data=b"x" * 200, content_type="application/json"),
+        client.post("/v1/score", data=b"{}", content_type="text/plain"),
+    ]
+    assert [r.status_code for r in responses] == [418, 410, 500, 404, 405, 404, 400, 400, 413, 415]
+    for resp in responses:
+        assert resp.headers.getlist("Cache-Control") == ["no-store"], (resp.status_code, resp.headers)
+
+
+# ==============================================================================================
+# Compression over the wire: the bytes and Content-Length gunicorn sends
+
+
+def test_gzip_over_the_real_server(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(b"GET /openapi.yaml HTTP/1.1\r\nHost: t\r\n\r\n")
+        plain_status, plain_headers, plain = read_response(sock)
+        sock.sendall(b"GET /openapi.yaml HTTP/1.1\r\nHost: t\r\nAccept-Encoding: gzip\r\n\r\n")  # same connection
+        status, headers, body = read_response(sock)
+    assert plain_status == status == 200
+    assert "content-encoding" not in plain_headers and headers["content-encoding"] == ["gzip"]
+    assert int(headers["content-length"][0]) == len(body) < len(plain) / 3
+    assert gzip.decompress(body) == plain == (ROOT / "openapi.yaml").read_bytes()
+    assert "Accept-Encoding" in headers["vary"][0]
+
+
+# ==============================================================================================
+# A clean stop: SIGTERM ends every worker without a traceback (app.py freezes its objects out of
+# the collector's reach; gunicorn.conf.py hands them back before a worker's interpreter ends)
+
+
+def test_a_stopped_server_leaves_no_traceback_in_its_log(tmp_path):
+    srv = start_server(tmp_path / "out.log")
+    body = b'{"variant": "sv-classic", "situation": {}, "action": {"type": "draw"}}'
+    head = post_head("/v1/adjudicate", f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n")
+    status, _, _ = exchange(srv.port, head + body)
+    assert status == 200
+    stop_server(srv)
+    log = srv.log_text()
+    assert "Worker exiting" in log and "Shutting down: Master" in log
+    assert "Traceback" not in log and "Exception ignored" not in log, log

@@ -1,0 +1,219 @@
+"""The gunicorn worker class of the service: ``worker_class`` in gunicorn.conf.py.
+
+:class:`ProblemGeventWorker` is gunicorn's gevent worker (one process per core; inside a
+process every connection is a greenlet, so a slow client costs a greenlet and a socket, not
+the process) with four additions:
+
+* **Problems for the errors gunicorn answers itself.** A request gunicorn refuses before the
+  app sees it -- a request line or header section that is malformed or too long (400, 414,
+  431), framing headers it cannot honour (400, 501), an ``Expect`` it does not support (417)
+  -- gets an RFC 9457 ``application/problem+json`` answer with the same security headers,
+  ``Cache-Control: no-store`` and ``X-Request-ID`` as every answer of the app, instead of
+  gunicorn's HTML page. The log line names the exception class, not the request's bytes.
+* **A deadline for the request body.** gunicorn's gevent worker gives a request head
+  ``keepalive`` seconds to arrive; nothing bounds the body. Here the whole body must arrive
+  within ``timeout`` seconds (gunicorn.conf.py) of the head: each read waits at most for the
+  time that is left, and the app answers a late body with a 408 problem
+  (:func:`web_api.problems.json_body`). A client that trickles its body holds a greenlet for
+  that long at most.
+* **Connection: close after a bad body.** When reading the body fails (malformed chunked
+  framing, a timeout, a disconnect), where the next request on the connection would start is
+  unknown: the answer says ``Connection: close`` and the connection is closed.
+* **Turns.** After each request the greenlet waits until the event loop is idle, so the other
+  connections of the worker whose requests have arrived go first. The work is CPU-bound and
+  never waits on I/O, so without this a keep-alive client that sends its next request at once
+  is served again and again while the others wait (p99 of seconds under load).
+
+Only gunicorn imports this module (through ``worker_class``); the app does not need it.
+"""
+
+from __future__ import annotations
+
+import http
+import json
+import time
+import uuid
+from datetime import datetime
+from types import SimpleNamespace
+
+import gevent
+from gunicorn import util
+from gunicorn.http import errors as gerrors
+from gunicorn.http.wsgi import default_environ
+from gunicorn.workers.ggevent import GeventWorker
+
+from .problems import PROBLEM_BASE, PROBLEM_MIMETYPE
+from .security import NO_STORE, security_headers
+
+# (exception classes, status, title, problem type slug, detail); the first match wins. The details
+# never quote the request: what was wrong is named, not echoed.
+_CLIENT_ERRORS: list[tuple[tuple[type[BaseException], ...], int, str, str, str]] = [
+    ((gerrors.LimitRequestLine,), 414, "URI Too Long", "uri-too-long",
+     "the request line is longer than this service accepts"),
+    ((gerrors.LimitRequestHeaders,), 431, "Request Header Fields Too Large", "request-header-fields-too-large",
+     "the request has too many header fields, or one of them is too large"),
+    ((gerrors.UnsupportedTransferCoding,), 501, "Not Implemented", "not-implemented",
+     "the request's Transfer-Encoding is not supported; send the body with Content-Length or chunked"),
+    ((gerrors.ExpectationFailed,), 417, "Expectation Failed", "expectation-failed",
+     "the request's Expect header asks for something this service does not do"),
+    ((gerrors.ForbiddenProxyRequest,), 403, "Forbidden", "forbidden",
+     "this peer may not send a PROXY protocol header"),
+    ((gerrors.InvalidChunkSize, gerrors.ChunkMissingTerminator, gerrors.InvalidChunkExtension), 400,
+     "Malformed request", "malformed-request", "the request body's chunked framing is malformed"),
+    ((gerrors.InvalidRequestLine,), 400, "Malformed request", "malformed-request",
+     "the request line is malformed"),
+    ((gerrors.InvalidRequestMethod,), 400, "Malformed request", "malformed-request",
+     "the request method is malformed"),
+    ((gerrors.InvalidHTTPVersion,), 400, "Malformed request", "malformed-request",
+     "the request's HTTP version is malformed or not supported"),
+    ((gerrors.InvalidHeader, gerrors.InvalidHeaderName, gerrors.ObsoleteFolding), 400,
+     "Malformed request", "malformed-request",
+     "a request header is malformed, or the headers that frame the body contradict each other"),
+    ((gerrors.InvalidProxyLine, gerrors.InvalidSchemeHeaders, gerrors.InvalidH2CPreface), 400,
+     "Malformed request", "malformed-request", "the request is malformed"),
+]
+# The app tried to send a header gunicorn refuses: the app's fault, a 500 with a traceback in the log.
+_SERVER_ERRORS = (gerrors.InvalidResponseHeader, gerrors.InvalidResponseHeaderName)
+# Raised while draining the body of a request that was already answered (keep-alive): nobody asked.
+_BODY_ERRORS = (gerrors.InvalidChunkSize, gerrors.ChunkMissingTerminator, gerrors.InvalidChunkExtension,
+                gerrors.NoMoreData, TimeoutError)
+
+WRITE_TIMEOUT = 5.0  # seconds to hand an error answer to the socket
+
+
+def classify(exc: BaseException) -> tuple[int, str, str, str, bool]:
+    """``(status, title, slug, detail, is_client_error)`` for an exception gunicorn's worker caught."""
+    if not isinstance(exc, _SERVER_ERRORS):
+        for classes, status, title, slug, detail in _CLIENT_ERRORS:
+            if isinstance(exc, classes):
+                return status, title, slug, detail, True
+    return (500, "Internal Server Error", "internal-error",
+            "the server failed to handle this request; the error has been logged", False)
+
+
+def problem_answer(status: int, title: str, slug: str, detail: str, request_id: str,
+                   instance: str | None = None) -> tuple[list[tuple[str, str]], bytes]:
+    """The headers and body of a problem answer written by the worker itself (not by the app)."""
+    body: dict = {"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail}
+    if instance is not None:
+        body["instance"] = instance
+    body["request_id"] = request_id
+    payload = json.dumps(body, separators=(",", ":")).encode("utf-8")
+    headers = [("Date", util.http_date()), ("Connection", "close"), ("Content-Type", PROBLEM_MIMETYPE),
+               ("Content-Length", str(len(payload))), ("X-Request-ID", request_id),
+               *security_headers(page=False).items(), ("Cache-Control", NO_STORE)]
+    return headers, payload
+
+
+class _BodyReader:
+    """Wraps gunicorn's body reader: a failed read marks the request ``Connection: close``."""
+
+    __slots__ = ("_reader", "_req", "failed")
+
+    def __init__(self, reader, req):
+        self._reader, self._req = reader, req
+        self.failed = False
+
+    def read(self, size):
+        try:
+            return self._reader.read(size)
+        except BaseException:
+            self.failed = True
+            self._req.must_close = True  # the answer says "Connection: close"
+            raise
+
+
+def _with_deadline(chunk, sock, deadline: float):
+    """``unreader.chunk`` (one ``recv``) that waits at most until ``deadline`` (``time.monotonic()``).
+
+    Bounding each read would not do: a client that sends a byte now and then would never
+    let one time out. Every read waits only for the time that is left of the whole body's.
+    """
+
+    def read_chunk(*args, **kwargs):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError("the request body did not arrive in time")
+        prior = sock.gettimeout()
+        sock.settimeout(remaining)
+        try:
+            return chunk(*args, **kwargs)
+        finally:
+            sock.settimeout(prior)
+
+    return read_chunk
+
+
+class ProblemGeventWorker(GeventWorker):
+    """gunicorn's gevent worker; errors it answers itself are problems; request bodies have a deadline."""
+
+    def handle_request(self, listener_name, req, sock, addr):
+        body = getattr(req, "body", None)
+        reader = None
+        if body is not None and hasattr(body, "reader") and not isinstance(body.reader, _BodyReader):
+            reader = body.reader = _BodyReader(body.reader, req)
+        unreader = getattr(req, "unreader", None)  # the connection's: shared with the requests that follow
+        bounded = bool(self.cfg.timeout) and hasattr(unreader, "chunk") and hasattr(unreader, "sock")
+        if bounded:
+            unreader.chunk = _with_deadline(unreader.chunk, unreader.sock, time.monotonic() + self.cfg.timeout)
+        try:
+            return super().handle_request(listener_name, req, sock, addr)
+        except StopIteration:
+            if reader is not None and reader.failed:
+                # The client may still be sending the body we gave up on: close the way RFC 9112
+                # section 9.6 says (FIN, then read and drop for a moment), so that the kernel does
+                # not answer its next bytes with a reset that could destroy our answer in flight.
+                util.close_graceful(sock, timeout=1.0)
+            raise
+        finally:
+            if bounded:
+                del unreader.chunk  # back to the class's method for the next request on the connection
+            # Fairness. The work is CPU-bound and a request never waits on I/O once its body is in,
+            # so without this a greenlet whose client sends its next request at once (keep-alive)
+            # would serve that client again and again while the other connections of this worker
+            # wait: with 16 busy keep-alive connections the p99 went to 1-3 s. Waiting until the
+            # event loop is idle lets every connection whose request has arrived go first, so the
+            # connections of a worker are served in turn (gevent.sleep(0), which only lets queued
+            # callbacks run, left a p99 of 67 ms on /v1/compare where this gives 20 ms: notes/infra.md).
+            gevent.idle()
+
+    def handle_error(self, req, client, addr, exc):
+        addr = addr or ("", -1)  # unix socket
+        if req is None and isinstance(exc, _BODY_ERRORS):
+            # Draining the unread body of a request that was already answered failed: there is
+            # no request to answer, so the connection just closes.
+            self.log.debug("Closing the connection: the previous request's body is malformed (%s)",
+                           type(exc).__name__)
+            return
+        started = datetime.now()
+        request_id = uuid.uuid4().hex
+        status, title, slug, detail, client_error = classify(exc)
+        if client_error:
+            self.log.warning("Invalid request from ip=%s: %s (%d) rid=%s", addr[0], type(exc).__name__, status,
+                             request_id)
+        else:
+            self.log.exception("Error handling request (rid=%s)", request_id)
+        if req is None and hasattr(exc, "req"):
+            req = exc.req  # InvalidHeader carries the request whose head it broke, for the access log
+        instance = getattr(req, "path", None) if req is not None else None
+        headers, payload = problem_answer(status, title, slug, detail, request_id, instance)
+        reason = http.HTTPStatus(status).phrase
+        if req is not None and getattr(req, "method", None) and getattr(req, "version", None):
+            environ = default_environ(req, client, self.cfg)
+            environ["REMOTE_ADDR"] = addr[0]
+            environ["REMOTE_PORT"] = str(addr[1])
+            resp = SimpleNamespace(status=f"{status} {reason}", headers=headers, sent=len(payload))
+            try:
+                self.log.access(resp, req, environ, datetime.now() - started)
+            except Exception:  # noqa: BLE001 -- the log line is not worth failing the answer for
+                self.log.debug("Failed to write the access log line for an error answer")
+        head = f"HTTP/1.1 {status} {reason}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers) + "\r\n"
+        try:
+            client.settimeout(WRITE_TIMEOUT)
+            client.sendall(head.encode("latin-1") + payload)
+        except Exception:  # noqa: BLE001 -- the client is gone or not reading
+            self.log.debug("Failed to send error message.")
+            return
+        # Unread request bytes (the rest of an over-long head, say) would make the kernel answer
+        # with a reset that can destroy the answer in flight: FIN first, then read and drop briefly.
+        util.close_graceful(client, timeout=1.0)
