@@ -1,0 +1,129 @@
+"""In-process benchmark of ``legal_moves`` ("what may I do?"), on one core: p50 and p99 latencies.
+
+    .venv/bin/python bench/options_bench.py [--runs 300] [--big-runs 60]
+
+Two workloads, each under every variant and in every phase of the turn (not drawn yet,
+drawn, not said -- which lists both):
+
+* ``15 cards``: a 15-card hand (pairs, a joker and a two) with the team's 4 melds on the
+  table, opened; target p99 < 20 ms;
+* ``whole deck``: the largest hand a deck allows -- every card of the variant's deck but the
+  pile's three (and, opened, the team's kings), red threes too -- for a team that has opened
+  and one yet to open (its openings searched); target p99 < 100 ms.
+
+Each is timed twice: ``legal_moves`` on a situation parsed beforehand (the search and its
+rulings), and ``answer`` -- parse + ``legal_moves`` + the JSON-ready dict
+(:func:`web_api.serialize.options`), which is what ``POST /v1/options`` does without Flask
+and JSON encoding.
+
+Then again after ``gc.freeze()``: with the garbage collector as it is, its full collections
+(each walks the loaded variants and their caches, ~10 ms) are most of the p99; a server that
+freezes what it loaded at start-up does not pay them per request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT)]
+
+from adjudicator.cards import RANKS, SUITS  # noqa: E402
+from adjudicator.options import legal_moves  # noqa: E402
+from adjudicator.parse import options_request  # noqa: E402
+from adjudicator.variants import load_all  # noqa: E402
+from web_api import serialize  # noqa: E402
+
+HAND_15 = ["AH", "AS", "KC", "QH", "QS", "JD", "10C", "10H", "9S", "8D", "7C", "5H", "4S", "2C", "JK"]
+MELDS_4 = [["KH", "KS", "KD"], ["QD", "QC", "QH"], ["6H", "6S", "6D", "6C", "JK"], ["8H", "8S", "8C"]]
+PILE = ["6C", "8D", "9D"]
+TURNS = {"not drawn": {"drew": None}, "drawn": {"drew": "stock"}, "not said": None}
+
+
+def situation(hand, melds, turn, score=1000) -> dict:
+    out = {"players": 4, "first_round": False, "stock_count": 30, "discard_pile": PILE,
+           "team": {"score": score, "melds": melds, "red_threes": 0},
+           "opponents": {"score": 0, "melds": [], "red_threes": 0},
+           "player": {"hand": hand, "has_melded": bool(melds)}}
+    if turn is not None:
+        out["turn"] = turn
+    return out
+
+
+def whole_deck(rules, opened: bool) -> list[str]:
+    cards = [r + s for r in RANKS for s in SUITS] * rules.value("deck.decks") + ["JK"] * rules.value("deck.jokers")
+    for c in PILE + (["KH", "KS", "KD"] if opened else []):
+        cards.remove(c)
+    return [c for c in cards if c not in ("3H", "3D")]  # red threes are laid out, never held
+
+
+def workloads(variants) -> dict[str, list[dict]]:
+    small, big = [], []
+    for vid, rules in variants.items():
+        for turn in TURNS.values():
+            small.append({"variant": vid, "situation": situation(HAND_15, MELDS_4, turn)})
+            for opened in (True, False):
+                big.append({"variant": vid, "situation": situation(
+                    whole_deck(rules, opened), [["KH", "KS", "KD"]] if opened else [], turn, score=3200)})
+    return {"15 cards, 4 melds": small, "whole deck": big}
+
+
+def timings(payloads, runs: int, variants, whole: bool) -> list[float]:
+    parsed = [options_request(p, variants) for p in payloads]
+    out = []
+    for _ in range(runs):
+        for payload, request in zip(payloads, parsed):
+            start = time.perf_counter()
+            if whole:
+                request = options_request(payload, variants)
+                serialize.options(legal_moves(request.situation, request.rules), "en")
+            else:
+                legal_moves(request.situation, request.rules)
+            out.append(time.perf_counter() - start)
+    return out
+
+
+def report(label: str, samples: list[float]) -> None:
+    samples = sorted(samples)
+    p50 = statistics.median(samples) * 1000
+    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000
+    print(f"  {label:<13} p50 {p50:6.1f} ms   p99 {p99:6.1f} ms   max {samples[-1] * 1000:6.1f} ms   "
+          f"({len(samples)} answers)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=300, help="passes over the 15-card workload")
+    parser.add_argument("--big-runs", type=int, default=60, help="passes over the whole-deck workload")
+    args = parser.parse_args()
+    variants = load_all()
+    for name, payloads in workloads(variants).items():  # warm the caches (citations, meld shapes)
+        timings(payloads, 2, variants, whole=True)
+    print(f"garbage collector as it is (thresholds {gc.get_threshold()}):")
+    run_all(variants, args)
+    gc.collect()
+    gc.freeze()
+    print(f"\nafter gc.freeze() ({gc.get_freeze_count()} objects frozen: the variants, caches, everything so far):")
+    run_all(variants, args)
+
+
+def run_all(variants, args) -> None:
+    for name, payloads in workloads(variants).items():
+        runs = args.runs if name.startswith("15") else args.big_runs
+        sizes = sorted({len(p["situation"]["player"]["hand"]) for p in payloads})
+        print(f"{name}: {len(payloads)} situations (hands of {sizes[0]}-{sizes[-1]} cards; "
+              f"{len(variants)} variants x {len(TURNS)} turn states{' x opened/unopened' if 'deck' in name else ''})")
+        report("legal_moves", timings(payloads, runs, variants, whole=False))
+        report("answer", timings(payloads, runs, variants, whole=True))
+        for vid in variants:
+            mine = [p for p in payloads if p["variant"] == vid]
+            report(f"  {vid}", timings(mine, max(1, runs // 3), variants, whole=True))
+
+
+if __name__ == "__main__":
+    main()
