@@ -1,14 +1,16 @@
-/* Start the page: load the variants, set up the views, follow location.hash. */
+/* Start the page: the language, the variants, the views; then follow location.hash. */
 (function () {
   'use strict';
 
   const A = window.CanastaReferee;
-  const { byId, api, problemBox, clear } = A;
+  const { byId, problemBox, clear } = A;
+  const t = (...args) => A.t(...args);
 
   const VIEWS = ['settle', 'score', 'rules', 'source'];
   const TAB_OF = { settle: 'settle', score: 'score', rules: 'rules', source: 'rules' };
   const scrollOf = {};
   let current = null;
+  let came = null;
   let inAppSteps = 0;
 
   function parseHash() {
@@ -23,6 +25,13 @@
     return { view: VIEWS.includes(name) && name !== 'source' ? name : 'settle' };
   }
 
+  function setTitle(view) { document.title = `${t(`title.${view}`)} \u00b7 ${t('brand')}`; }
+
+  function backWords() {
+    const key = came === 'settle' ? 'source.backRuling' : came === 'score' ? 'source.backScore' : 'source.backRules';
+    document.querySelectorAll('.source-back').forEach((a) => { a.textContent = t(key); });
+  }
+
   function route() {
     const r = parseHash();
     if (current && current !== 'source') scrollOf[current] = window.scrollY;
@@ -31,13 +40,11 @@
       if (tab.id === `tab-${TAB_OF[r.view]}`) tab.setAttribute('aria-current', 'page');
       else tab.removeAttribute('aria-current');
     });
-    const titles = { settle: 'Settle a dispute', score: 'Keep score', rules: 'Read the rules', source: 'Rule text' };
-    document.title = `${titles[r.view]} \u00b7 Canasta Referee`;
-    const came = current;
+    setTitle(r.view);
+    if (r.view === 'source' && current && current !== 'source') came = current;
     current = r.view;
     if (r.view === 'source') {
-      const back = came === 'settle' ? '\u2190 Back to the ruling' : came === 'score' ? '\u2190 Back to the score' : '\u2190 Back to the rules';
-      if (came && came !== 'source') document.querySelectorAll('.source-back').forEach((a) => { a.textContent = back; });
+      backWords();
       A.views.source.show(r.id, r.start, r.end);
       return;
     }
@@ -45,19 +52,28 @@
     window.scrollTo(0, scrollOf[r.view] || 0);
   }
 
+  /** A new language: the page's words at once, the service's words (names, descriptions) fetched again. */
+  async function languageChanged() {
+    setTitle(current || 'settle');
+    if (current === 'source') backWords();
+    try { await A.loadVariants(); } catch (e) { /* offline: the names stay in the last language */ }
+    ['settle', 'score', 'rules'].forEach((v) => A.views[v].relabel());
+    if (current === 'source') route();
+    A.offline.showStatus();
+    A.matrix().then(() => ['settle', 'score'].forEach((v) => A.views[v].dataChanged())).catch(() => {});
+  }
+
   async function boot() {
+    A.i18n.start();
     const bootMsg = byId('boot');
     try {
-      const list = await api('GET', '/v1/variants');
-      A.cache.variants = list.variants;
-      list.variants.forEach((v) => { A.cache.byId[v.id] = v; });
-      await A.loadDeckLimits();
+      await A.loadVariants();
     } catch (e) {
       bootMsg.hidden = true;
       const box = byId('boot-error');
       box.hidden = false;
-      clear(box).appendChild(problemBox(e.problem || { title: 'The page could not start', detail: String(e.message || e) }));
-      throw e;
+      clear(box).appendChild(problemBox(e.problem || { title: t('boot.failed') }));
+      return;
     }
     bootMsg.hidden = true;
     Object.keys(A.views).forEach((k) => A.views[k].init());
@@ -65,8 +81,13 @@
     document.querySelectorAll('.source-back').forEach((a) => a.addEventListener('click', (e) => {
       if (inAppSteps > 0) { e.preventDefault(); inAppSteps -= 2; history.back(); }
     }));
+    byId('lang-select').addEventListener('change', (e) => A.i18n.setLang(e.target.value, true));
+    A.i18n.onChange(languageChanged);
     route();
     document.documentElement.classList.add('ready');
+    if (window.performance && performance.mark) performance.mark('usable'); // the first screen answers taps
+    // After the first screen: the rule data (deck limits, questions, the rules view) and offline use.
+    A.offline.start();
   }
 
   document.addEventListener('DOMContentLoaded', boot);

@@ -1,81 +1,75 @@
-/* Read the rules: the rule matrix (GET /v1/matrix) and each source text, with a cited passage marked. */
+/* Read the rules: every parameter of every variant side by side (GET /v1/matrix), and each
+ * source text with a cited passage marked. Values are put in words; quotes stay in their language.
+ */
 (function () {
   'use strict';
 
   const A = window.CanastaReferee;
-  const { h, clear, byId, api, citationBlock, problemBox, fmtNumber } = A;
-
-  const SECTIONS = [
-    ['deck', 'The deck'], ['players', 'Players and the deal'], ['deal', 'Players and the deal'],
-    ['partnership', 'Players and the deal'], ['turn', 'The turn'], ['draw', 'The turn'],
-    ['card_value', 'Card values'], ['wild', 'Wild cards'], ['meld', 'Melds'], ['canasta', 'Canastas'],
-    ['red_three', 'Threes'], ['black_three', 'Threes'], ['opening', 'Opening'], ['first_round', 'Opening'],
-    ['pile', 'The discard pile'], ['go_out', 'Going out'], ['concealed', 'Going out'], ['stock', 'The stock'],
-    ['score', 'Scoring'], ['game', 'End of the game'],
-  ];
-  const STATUS_WORDS = { stated: 'stated', interpreted: 'interpreted', not_stated: 'not stated', house_rule: 'house rule' };
+  const { h, clear, byId, citationBlock, problemBox } = A;
+  const t = (...args) => A.t(...args);
+  const server = { server: '' };
+  const SECTIONS = ['deck', 'players', 'deal', 'partnership', 'turn', 'draw', 'card_value', 'wild', 'meld', 'canasta',
+    'red_three', 'black_three', 'opening', 'first_round', 'pile', 'go_out', 'concealed', 'stock', 'score', 'game'];
 
   const filter = { text: '', differs: false };
-  let matrix = null;
 
   function sectionOf(name) {
-    const prefix = name.split('.')[0];
-    const hit = SECTIONS.find(([p]) => p === prefix);
-    return hit ? hit[1] : 'Other';
+    const prefix = SECTIONS.find((p) => name === p || name.startsWith(`${p}.`));
+    return prefix ? t(`section.${prefix}`) : t('section.other');
   }
+
+  function enumWord(v) { return A.t(`enum.${v}`) !== `enum.${v}` ? t(`enum.${v}`) : t('value.other'); }
 
   /** A parameter value in words, by its type. */
   function valueText(value, type) {
     if (value === null || value === undefined) return '\u2014';
-    if (typeof value === 'boolean') return value ? 'yes' : 'no';
+    if (typeof value === 'boolean') return t(value ? 'yes' : 'no');
     if (type === 'bands' && Array.isArray(value)) {
       return value.map((b) => {
-        const span = b.max === null || b.max === undefined ? `${fmtNumber(b.min)}+` : `${fmtNumber(b.min)}\u2013${fmtNumber(b.max)}`;
-        const need = b.canasta_required ? 'a canasta' : (b.points === null ? '\u2014' : fmtNumber(b.points));
+        const span = b.max === null || b.max === undefined ? `${A.fmtNumber(b.min)}+` : `${A.fmtNumber(b.min)}\u2013${A.fmtNumber(b.max)}`;
+        const need = b.canasta_required ? t('opening.canasta') : (b.points === null ? '\u2014' : A.fmtNumber(b.points));
         return `${span}: ${need}`;
       }).join('; ');
     }
-    if (Array.isArray(value)) return value.length ? value.map((x) => String(x).replace(/_/g, ' ')).join(', ') : 'none';
-    if (typeof value === 'object') {
-      return Object.keys(value).map((k) => `${k} players: ${valueText(value[k])}`).join('; ');
+    if (Array.isArray(value)) {
+      if (!value.length) return t('value.none');
+      return value.map((x) => (typeof x === 'number' ? A.fmtNumber(x) : enumWord(x))).join(', ');
     }
-    if (typeof value === 'number') return fmtNumber(value);
-    return String(value).replace(/_/g, ' ');
+    if (typeof value === 'object') return Object.keys(value).map((k) => `${t('players.n', { n: Number(k) })}: ${valueText(value[k])}`).join('; ');
+    if (typeof value === 'number') return A.fmtNumber(value);
+    return enumWord(value);
   }
 
   function renderRulesView() {
     const box = clear(byId('rules-root'));
-    box.appendChild(h('p', { class: 'lead' }, 'Every rule the referee uses, side by side, with the words of each text. Tap a quote\u2019s link to read it in place.'));
-
-    const texts = h('section', { class: 'block', 'aria-labelledby': 'texts-title' }, h('h3', { id: 'texts-title' }, 'The rule texts'));
+    box.appendChild(h('p', { class: 'lead' }, t('rules.lead')));
+    const texts = h('section', { class: 'block', 'aria-labelledby': 'texts-title' }, h('h3', { id: 'texts-title' }, t('rules.texts')));
     const list = h('ul', { class: 'text-list' });
     A.cache.variants.forEach((v) => {
       list.appendChild(h('li', null, h('a', { class: 'text-link', href: `#source/${encodeURIComponent(v.id)}`, id: `read-${v.id}` },
-        h('span', { class: 'choice-title' }, v.id),
-        h('span', { class: 'choice-sub' }, `${({ sv: 'Swedish', no: 'Norwegian', da: 'Danish' })[v.language] || v.language} text`))));
+        h('span', { class: 'choice-title', dataset: server }, v.name),
+        h('span', { class: 'choice-sub' }, t('rules.textIn', { language: A.languageName(v.language) })))));
     });
     texts.appendChild(list);
     box.appendChild(texts);
 
-    const head = h('section', { class: 'block', 'aria-labelledby': 'matrix-title' }, h('h3', { id: 'matrix-title' }, 'The rules side by side'));
-    const search = h('input', { type: 'search', id: 'matrix-search', class: 'text', placeholder: 'e.g. joker, frozen, 5000', autocomplete: 'off',
+    const head = h('section', { class: 'block', 'aria-labelledby': 'matrix-title' }, h('h3', { id: 'matrix-title' }, t('rules.side')));
+    const search = h('input', { type: 'search', id: 'matrix-search', class: 'text', placeholder: t('rules.searchExample'), autocomplete: 'off',
       value: filter.text, on: { input: () => { filter.text = search.value; renderMatrix(); } } });
-    head.appendChild(h('div', { class: 'field' }, h('label', { for: 'matrix-search' }, 'Find a rule'), search));
-    head.appendChild(A.checkbox('Only where the texts differ', () => filter.differs, (v) => { filter.differs = v; renderMatrix(); }));
-    head.appendChild(h('div', { id: 'matrix', 'aria-live': 'polite' }, h('p', { class: 'busy' }, 'Loading the rules\u2026')));
+    head.appendChild(h('div', { class: 'field' }, h('label', { for: 'matrix-search' }, t('rules.search')), search));
+    head.appendChild(A.checkbox(t('rules.onlyDiffer'), () => filter.differs, (v) => { filter.differs = v; renderMatrix(); }, { id: 'only-differ' }));
+    head.appendChild(h('div', { id: 'matrix', 'aria-live': 'polite' }, h('p', { class: 'busy' }, t('rules.loading'))));
     box.appendChild(head);
     loadMatrix();
   }
 
   async function loadMatrix() {
-    if (!matrix) {
-      try {
-        matrix = await api('GET', '/v1/matrix');
-      } catch (e) {
-        if (!(e instanceof A.ApiError)) throw e;
-        clear(byId('matrix')).appendChild(problemBox(e.problem));
-        return;
-      }
+    try {
+      await A.matrix();
+    } catch (e) {
+      if (!(e instanceof A.ApiError)) throw e;
+      clear(byId('matrix')).appendChild(e.offline ? h('p', { class: 'problem' }, t('rules.offline')) : problemBox(e.problem));
+      return;
     }
     renderMatrix();
   }
@@ -84,18 +78,19 @@
     if (filter.differs && !row.differs) return false;
     const q = filter.text.trim().toLowerCase();
     if (!q) return true;
-    if (row.parameter.toLowerCase().includes(q) || row.description.toLowerCase().includes(q)) return true;
+    if (row.description.toLowerCase().includes(q) || sectionOf(row.parameter).toLowerCase().includes(q)) return true;
     return Object.values(row.values).some((v) => valueText(v.value, row.type).toLowerCase().includes(q)
       || (v.note || '').toLowerCase().includes(q) || v.citations.some((c) => c.quote.toLowerCase().includes(q)));
   }
 
   function renderMatrix() {
     const out = byId('matrix');
+    const matrix = A.cache.matrix;
     if (!out || !matrix) return;
     clear(out);
     const rows = matrix.rows.filter(matches);
     const filtered = Boolean(filter.text.trim() || filter.differs);
-    out.appendChild(h('p', { class: 'muted', id: 'matrix-count' }, `${rows.length} of ${matrix.rows.length} rules`));
+    out.appendChild(h('p', { class: 'muted', id: 'matrix-count' }, t('rules.count', { n: rows.length, of: matrix.rows.length })));
     const groups = new Map();
     rows.forEach((row) => {
       const s = sectionOf(row.parameter);
@@ -106,26 +101,25 @@
     groups.forEach((list, title) => {
       const d = h('details', { class: 'rule-section', open: first || filtered },
         h('summary', null, h('span', null, title), h('span', { class: 'count' }, `${list.length}`)));
-      list.forEach((row) => d.appendChild(paramCard(row)));
+      list.forEach((row) => d.appendChild(paramCard(row, matrix)));
       out.appendChild(d);
       first = false;
     });
   }
 
-  function paramCard(row) {
+  function paramCard(row, matrix) {
     const card = h('article', { class: `param${row.differs ? ' differs' : ''}`, id: `param-${row.parameter.replace(/\W/g, '-')}` });
-    card.appendChild(h('h4', null, row.description));
-    card.appendChild(h('p', { class: 'rule-id' }, row.parameter, row.differs ? h('span', { class: 'pill differs' }, 'differs') : null));
-    const table = h('table', { class: 'values' }, h('caption', { class: 'sr-only' }, row.description));
-    const words = h('details', { class: 'more' }, h('summary', null, 'What the texts say'));
+    card.appendChild(h('h4', null, h('span', { dataset: server }, row.description), row.differs ? [' ', h('span', { class: 'pill differs' }, t('rules.differs'))] : null));
+    const table = h('table', { class: 'values' }, h('caption', { class: 'sr-only', dataset: server }, row.description));
+    const words = h('details', { class: 'more' }, h('summary', null, t('rules.whatTextsSay')));
     matrix.variants.forEach((vid) => {
       const v = row.values[vid];
-      table.appendChild(h('tr', null, h('th', { scope: 'row' }, vid), h('td', { class: 'value' }, valueText(v.value, row.type)),
-        h('td', null, h('span', { class: `status ${v.status}` }, STATUS_WORDS[v.status] || v.status))));
+      table.appendChild(h('tr', null, h('th', { scope: 'row', dataset: server }, A.variantName(vid)), h('td', { class: 'value' }, valueText(v.value, row.type)),
+        h('td', null, h('span', { class: `status ${v.status}` }, t(`status.${v.status}`)))));
       if (v.citations.length || v.note) {
-        const part = h('div', { class: 'says' }, h('p', { class: 'says-head' }, vid, ' ', h('span', { class: `status ${v.status}` }, STATUS_WORDS[v.status] || v.status)));
+        const part = h('div', { class: 'says' }, h('p', { class: 'says-head' }, h('span', { dataset: server }, A.variantName(vid)), ' ', h('span', { class: `status ${v.status}` }, t(`status.${v.status}`))));
         v.citations.forEach((c) => part.appendChild(citationBlock(c)));
-        if (v.note) part.appendChild(h('p', { class: 'muted' }, v.note));
+        if (v.note) part.appendChild(h('p', { class: 'muted', dataset: server }, v.note));
         words.appendChild(part);
       }
     });
@@ -143,20 +137,19 @@
     const token = ++sourceToken;
     const v = A.cache.byId[id];
     const textBox = clear(byId('source-text'));
-    byId('source-title').textContent = v ? v.name : id;
-    if (v) byId('source-title').setAttribute('lang', v.language);
-    byId('source-meta').textContent = v ? `${v.id} \u00b7 ${({ sv: 'Swedish', no: 'Norwegian', da: 'Danish' })[v.language] || v.language} \u00b7 ${v.source_file}` : '';
+    byId('source-title').textContent = v ? v.name : t('source.title');
+    byId('source-meta').textContent = v ? t('rules.textIn', { language: A.languageName(v.language) }) : '';
     if (!v) {
-      textBox.appendChild(problemBox({ title: 'Unknown rule text', detail: `There is no variant called ${id}.` }));
+      textBox.appendChild(problemBox({ title: t('source.unknown') }));
       return;
     }
-    textBox.appendChild(h('p', { class: 'busy' }, 'Loading the text\u2026'));
+    textBox.appendChild(h('p', { class: 'busy' }, t('source.loading')));
     let text;
     try {
       text = await A.sourceText(id);
     } catch (e) {
       if (!(e instanceof A.ApiError)) throw e;
-      clear(textBox).appendChild(problemBox(e.problem));
+      clear(textBox).appendChild(e.offline ? h('p', { class: 'problem' }, t('rules.offline')) : problemBox(e.problem));
       return;
     }
     if (token !== sourceToken) return;
@@ -180,7 +173,7 @@
     });
   }
 
-  A.views = A.views || {};
-  A.views.rules = { init() {}, show() { if (!byId('matrix')) renderRulesView(); else renderMatrix(); } };
+  A.views.rules = { init() {}, show() { if (!byId('matrix')) renderRulesView(); else renderMatrix(); }, relabel() { if (byId('matrix')) renderRulesView(); } };
   A.views.source = { init() {}, show: showSource };
+  A.ruleWords = { valueText };
 }());

@@ -1,36 +1,110 @@
 """The page's files as served (web_api/page.py), and the rules they keep for a strict CSP.
 
-These need no browser: they use the Flask test client and read web/ directly.
+They use the Flask test client and read web/ directly (the language packs are run in Chromium).
 """
 
 from __future__ import annotations
 
+import gzip
 import re
 from pathlib import Path
 
 import pytest
 
 WEB = Path(__file__).resolve().parents[2] / "web"
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 
-def test_index_is_served_at_root(client):
+def refs(html: str) -> list[str]:
+    return re.findall(r'(?:src|href)="(/web/[^"]+)"', html)
+
+
+def test_index_is_served_at_root_with_versioned_files(client):
     response = client.get("/")
     assert response.status_code == 200
     assert response.mimetype == "text/html"
     assert response.headers["Cache-Control"] == "no-cache"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
-    assert b"<title>Canasta Referee</title>" in response.data
+    html = response.get_data(as_text=True)
+    assert "<title>Canasta Referee</title>" in html
+    files = refs(html)
+    assert files, "the page loads no files"
+    for url in files:
+        assert re.search(r"\.[0-9a-f]{10}\.[a-z]+$", url), f"{url} carries no content hash"
+    # The modules arrive as one script (one request on a slow link), not twenty.
+    assert len(re.findall(r"<script ", html)) == 1, html
 
 
-@pytest.mark.parametrize("name,mimetype", [("app.js", "text/javascript"), ("style.css", "text/css"),
-                                           ("icon.svg", "image/svg+xml")])
-def test_static_files_are_served_with_their_types(client, name, mimetype):
+def test_versioned_files_are_immutable_and_match_the_sources(client):
+    html = client.get("/").get_data(as_text=True)
+    for url in refs(html):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert response.headers["Cache-Control"] == IMMUTABLE, url
+    bundle = next(u for u in refs(html) if u.endswith(".js"))
+    body = client.get(bundle).get_data(as_text=True)
+    for module in ("dom.js", "i18n/sv.js", "picker.js", "boot.js"):
+        assert (WEB / module).read_text(encoding="utf-8").strip() in body, f"{module} is not in the bundle"
+
+
+def test_a_stale_version_is_a_404_problem(client):
+    response = client.get("/web/style.0123456789.css")
+    assert response.status_code == 404
+    assert response.mimetype == "application/problem+json"
+
+
+def test_the_page_is_gzipped_when_the_browser_accepts_it(client):
+    html = client.get("/").get_data(as_text=True)
+    bundle = next(u for u in refs(html) if u.endswith(".js"))
+    plain = client.get(bundle).get_data()
+    packed = client.get(bundle, headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    assert gzip.decompress(packed.get_data()) == plain
+    assert len(packed.get_data()) < len(plain) / 3
+    try:
+        import brotli
+    except ImportError:
+        return  # brotli is optional: without it gzip is all there is
+    smaller = client.get(bundle, headers={"Accept-Encoding": "gzip, br"})
+    assert smaller.headers["Content-Encoding"] == "br"
+    assert brotli.decompress(smaller.get_data()) == plain
+    assert len(smaller.get_data()) < len(packed.get_data())
+
+
+def test_unchanged_page_costs_a_304(client):
+    first = client.get("/")
+    again = client.get("/", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert again.get_data() == b""
+
+
+@pytest.mark.parametrize("name,mimetype", [("dom.js", "text/javascript"), ("style.css", "text/css"),
+                                           ("icon.svg", "image/svg+xml"), ("i18n/da.js", "text/javascript")])
+def test_plain_names_are_still_served_and_revalidated(client, name, mimetype):
     response = client.get(f"/web/{name}")
     assert response.status_code == 200
     assert response.mimetype == mimetype
+    assert response.headers["Cache-Control"] == "no-cache"
 
 
-@pytest.mark.parametrize("path", ["/web/nope.js", "/web/../app.py", "/web/%2e%2e/app.py", "/web/"])
+def test_service_worker_controls_the_whole_page(client):
+    response = client.get("/web/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Service-Worker-Allowed"] == "/"
+    assert response.headers["Cache-Control"] == "no-cache"
+    # It runs under the page's CSP (a worker is governed by its own script's CSP; the API's blocks fetch).
+    assert response.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    text = response.get_data(as_text=True)
+    assert "__SHELL__" not in text and "__VERSION__" not in text and "__DATA_VERSION__" not in text
+    shell = re.search(r"const SHELL = (\[.*?\]);", text).group(1)
+    html = client.get("/").get_data(as_text=True)
+    for url in refs(html):
+        assert f'"{url}"' in shell, f"the worker does not keep {url}"
+
+
+@pytest.mark.parametrize("path", ["/web/nope.js", "/web/../app.py", "/web/%2e%2e/app.py", "/web/", "/web/index.html"])
 def test_missing_or_outside_files_are_404_problems(client, path):
     response = client.get(path)
     assert response.status_code == 404
@@ -39,7 +113,7 @@ def test_missing_or_outside_files_are_404_problems(client, path):
 
 def test_every_file_the_page_loads_exists():
     html = (WEB / "index.html").read_text(encoding="utf-8")
-    for ref in re.findall(r'(?:src|href)="/web/([^"]+)"', html):
+    for ref in re.findall(r'(?:src|href|content)="/web/([^"]+)"', html):
         assert (WEB / ref).is_file(), ref
 
 
@@ -51,8 +125,59 @@ def test_no_inline_script_style_or_handler():
     assert not re.search(r"\sstyle=", html), "a style attribute"
     assert not re.search(r"\son[a-z]+=", html, re.I), "an inline event handler"
     assert not re.search(r"(?:src|href)=\"(?:https?:)?//", html), "a file from another host"
-    for js in WEB.glob("*.js"):
+    for js in list(WEB.glob("*.js")) + list(WEB.glob("i18n/*.js")):
         code = js.read_text(encoding="utf-8")
         for pattern in (r"\beval\(", r"new Function\(", r"\.innerHTML\s*=", r"setAttribute\(\s*'style'",
                         r"setTimeout\(\s*['\"]", r"https?://(?!canasta-referee\.example)"):
             assert not re.search(pattern, code), f"{js.name}: {pattern}"
+
+
+def test_every_language_has_every_string(ui_packs):
+    p = ui_packs
+    for lang in ("sv", "nb", "da"):
+        assert set(p[lang]) == set(p["en"]), (lang, set(p["en"]) ^ set(p[lang]))
+        same = [k for k, v in p[lang].items() if v == p["en"][k] and len(v) > 12]
+        assert not same, f"{lang}: left in English: {same}"
+
+
+def test_glossaries_exist_and_the_packs_use_their_words(ui_packs):
+    """docs/glossary/<lang>.md names the word for each term; the page uses it."""
+    p = ui_packs
+    for lang in ("sv", "nb", "da"):
+        path = WEB.parent / "docs" / "glossary" / f"{lang}.md"
+        assert path.is_file(), f"{path} is missing"
+        text = " ".join(p[lang].values()).lower()
+        rows = re.findall(r"^\| ([a-z][^|]+?) \| \*\*([^*]+)\*\*", path.read_text(encoding="utf-8"), re.M)
+        assert len(rows) >= 15, f"{path}: too few terms"
+        for term, word in rows:
+            assert word.lower() in text, f"{lang}: the glossary says {term!r} is {word!r}, but the page never uses it"
+
+
+def test_glossary_quotes_are_verbatim_from_the_rule_texts():
+    sources = WEB.parent / "variants" / "sources"
+    for lang in ("sv", "nb", "da"):
+        path = WEB.parent / "docs" / "glossary" / f"{lang}.md"
+        rows = re.findall(r"^\| [a-z][^|]+\| [^|]+\| ([a-z-]+) \| “(.+)” \|$", path.read_text(encoding="utf-8"), re.M)
+        assert len(rows) >= 15, path
+        for variant, quote in rows:
+            text = (sources / f"{variant}.txt").read_text(encoding="utf-8")
+            assert quote in text, f"{path.name}: not in {variant}: {quote!r}"
+
+
+def test_the_worker_changes_when_the_services_variants_change(tmp_path):
+    """A new variant set means a new worker version, so phones drop the old rule data."""
+    import shutil
+
+    from web_api import create_app
+
+    source = WEB.parent / "variants"
+    shutil.copytree(source, tmp_path / "variants")
+    (tmp_path / "variants" / "sv-gamerules.yaml").unlink()  # one variant fewer
+    worker = {}
+    for name, folder in (("all", source), ("fewer", tmp_path / "variants")):
+        client = create_app({"TESTING": True, "VARIANTS_DIR": str(folder)}).test_client()
+        text = client.get("/web/sw.js").get_data(as_text=True)
+        worker[name] = re.search(r"const DATA_VERSION = \"([0-9a-f]+)\";", text).group(1)
+    assert worker["all"] != worker["fewer"]
+    again = create_app({"TESTING": True, "VARIANTS_DIR": str(source)}).test_client().get("/web/sw.js").get_data(as_text=True)
+    assert f'const DATA_VERSION = "{worker["all"]}";' in again  # the same data, the same version

@@ -1,0 +1,109 @@
+"""Helpers shared by the browser tests: counted taps, the card picker, the API, the page's words."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+
+
+def api(base: str, method: str, path: str, body: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"} if data else {})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+def shown_number(text: str) -> int:
+    """A number as the page shows it (any thousands separator, a real minus sign) as an int."""
+    cleaned = text.replace("\u2212", "-")
+    cleaned = re.sub(r"[^0-9+-]", "", cleaned)
+    return int(cleaned)
+
+
+class Taps:
+    """Taps on the touch screen, counted."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def __call__(self, locator):
+        locator.tap()
+        self.count += 1
+
+
+def pick(tap, field, kind: str, count: int | None = None):
+    """The picker: one tap on a kind (A..4, 2, R3, B3, JK); `count` taps "×n" for n of that kind."""
+    tap(field.locator(f'.kind[data-kind="{kind}"]'))
+    if count and count > 1:
+        tap(field.locator(".count", has_text=re.compile(rf"^×{count}$")))
+
+
+def open_page(page, base, hash_=""):
+    page.goto(f"{base}/{hash_}")
+    expect(page.locator("html.ready")).to_have_count(1)
+
+
+PACKS_SCRIPT = """() => {
+  const sample = { n: 3, of: 9, from: 2, to: 4, one: 'x', many: 'x', kind: 'x', kinds: 'x', cards: 'x', card: 'x',
+    name: 'x', team: 'x', label: 'x', what: 'x', value: 'x', points: 5, max: 9, total: 9, target: 9, round: 1,
+    status: 400, verdict: 'x', language: 'x', q: 'x', a: 'x', all: true };
+  const out = {};
+  for (const [l, p] of Object.entries(window.CanastaReferee.i18n.packs)) {
+    out[l] = {};
+    for (const [k, v] of Object.entries(p)) out[l][k] = typeof v === 'function' ? v(sample) : v;
+  }
+  return out;
+}"""
+
+
+def read_packs(browser) -> dict[str, dict[str, str]]:
+    """The page's strings per language, from web/i18n/*.js run in a blank page (functions called with sample values)."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.evaluate("window.CanastaReferee = { i18n: { packs: {} } }")
+        for lang in ("en", "sv", "nb", "da"):
+            page.add_script_tag(content=(WEB / "i18n" / f"{lang}.js").read_text(encoding="utf-8"))
+        return page.evaluate(PACKS_SCRIPT)
+    finally:
+        context.close()
+
+
+def english_ui_strings(p: dict, lang: str) -> list[str]:
+    """English strings of the page that must not show in `lang`: whole phrases, not words both languages share."""
+    en, other = p["en"], p[lang]
+    out = []
+    for key, text in en.items():
+        phrase = re.sub(r"\bx\b|\d+", " ", text).strip(" .:…,()?!–-")
+        if len(phrase) < 4 or other.get(key) == text or phrase in ("Joker", "Canasta"):
+            continue
+        out.append(text)
+    return out
+
+
+def english_fragments(p: dict, lang: str) -> list[str]:
+    """The fixed parts (between placeholders) of the English strings, at least two words long."""
+    frags = set()
+    for text in english_ui_strings(p, lang):
+        for part in re.split(r"\bx\b|\d+|[()“”:·]", text):
+            part = part.strip(" .,…?!–-")
+            if len(part.split()) >= 2 or (len(part) >= 6 and " " not in part and part[0].isupper()):
+                frags.add(part)
+    return sorted(frags, key=len, reverse=True)
+
+
+# Common English words: a text in Swedish, Norwegian or Danish holds none of them as a word.
+ENGLISH_WORDS = ("the", "you", "your", "is", "not", "with", "pile", "meld", "melds", "allowed", "must", "cards",
+                 "team", "round", "points", "which", "does", "when", "there")
+
+
+def english_words_in(text: str) -> list[str]:
+    return sorted({w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in ENGLISH_WORDS})
