@@ -29,12 +29,25 @@ class Issue:
     message: Message
 
 
-class AdjudicatorError(Exception):
-    """Base class: the request cannot be answered as it stands."""
+MAX_ISSUES = 100  # issues an error keeps; ``count`` says how many there were (a body can hold thousands)
 
-    def __init__(self, issues: list[Issue] | tuple[Issue, ...]):
-        self.issues = tuple(issues)
-        super().__init__("; ".join(f"{i.pointer or '/'}: {i.message.key}" for i in self.issues))
+
+class AdjudicatorError(Exception):
+    """Base class: the request cannot be answered as it stands.
+
+    ``issues`` are the first :data:`MAX_ISSUES` faults, ``count`` all of them: a
+    256 KiB body of bad cards holds over ten thousand, and answering each would
+    make the error far larger and slower than the request.
+    """
+
+    def __init__(self, issues: list[Issue] | tuple[Issue, ...], count: int | None = None):
+        self.issues = tuple(issues[:MAX_ISSUES])
+        self.count = len(issues) if count is None else count
+        super().__init__(self.issues[0].message.key if self.issues else "")
+
+    def __str__(self) -> str:
+        said = "; ".join(f"{i.pointer or '/'}: {i.message.key}" for i in self.issues[:5])
+        return said + (f"; and {self.count - 5} more" if self.count > 5 else "")
 
     def same_as(self, other: "AdjudicatorError") -> bool:
         """Whether two errors say the same thing (for comparisons: a fault every variant shares)."""
@@ -64,6 +77,10 @@ class RuleNotStated(AdjudicatorError):
     def __init__(self, issues, parameters: list[str]):
         self.parameters = list(dict.fromkeys(parameters))
         super().__init__(issues)
+
+
+# Stands in a list of issues for a fault past MAX_ISSUES: counted, never shown (errors keep the first MAX_ISSUES).
+COUNTED = Issue("", Message("error.card_code", {"code": "…"}))
 
 
 def issue(pointer: str, key: str, **args) -> Issue:

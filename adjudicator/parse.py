@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable
 from . import cards as card_codes
 from . import house_rules, shape
 from .actions import ACTION_TYPES, Action, Add
-from .errors import ImpossibleInput, Issue, MalformedRequest, UnknownVariant, issue, pointer
+from .errors import COUNTED, MAX_ISSUES, ImpossibleInput, Issue, MalformedRequest, UnknownVariant, issue, pointer
 from .messages import Card, Items, Word
 from .parameters import PARAMETERS
 from .situation import NOT_GIVEN, Side, Situation
@@ -79,8 +79,9 @@ def card_list(value: Any, at: str, issues: list[Issue]) -> tuple[str, ...]:
     for i, code in enumerate(value):  # the slow path: 10/T, suit symbols, lower case, and faults
         try:
             out.append(card_codes.parse(code))
-        except card_codes.CardError:
-            issues.append(issue(f"{at}/{i}", "error.card_code", code=str(code)))
+        except card_codes.CardError:  # past MAX_ISSUES a fault is counted, not worded
+            issues.append(issue(f"{at}/{i}", "error.card_code", code=str(code)) if len(issues) < MAX_ISSUES
+                          else COUNTED)
     return tuple(out)
 
 

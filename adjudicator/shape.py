@@ -20,10 +20,10 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields
 from marshmallow.validate import Length, Range
 
-from .errors import Issue, MalformedRequest, issue
+from .errors import MAX_ISSUES, Issue, MalformedRequest, issue
 from .fastcheck import compile_schema
 from .messages import Message, msg
-from .shape_fields import MAX_CARD_LENGTH, AddItem, BoundedList, CardList, StrictBoolean, StrictInteger, \
+from .shape_fields import MAX_CARD_LENGTH, MORE, AddItem, BoundedList, CardList, StrictBoolean, StrictInteger, \
     StrictSchema, StrictString
 from .variants import Variant
 
@@ -193,7 +193,7 @@ def check(payload: Any, kind: str, variants: dict[str, Variant]) -> dict:
     try:
         return _schemas(*limits)[kind].load(payload)
     except ValidationError as error:
-        raise MalformedRequest(issues_of(error.messages)) from None
+        raise MalformedRequest(*_issues(error.messages)) from None
 
 
 @lru_cache(maxsize=8)
@@ -250,20 +250,37 @@ def issues_of(messages: Any, prefix: str = "") -> list[Issue]:
     (``{"hand": {0: ["Not a valid string."]}}`` points at ``/hand/0``);
     marshmallow's schema-level key ``_schema`` points at the object itself.
     """
+    return _issues(messages, prefix)[0]
+
+
+def _issues(messages: Any, prefix: str = "") -> tuple[list[Issue], int]:
+    """:func:`issues_of`, up to :data:`~adjudicator.errors.MAX_ISSUES` issues, and how many there are in all."""
     out: list[Issue] = []
+    count = 0
+
+    def add(pointer: str, text: object) -> None:
+        nonlocal count
+        count += 1
+        if len(out) < MAX_ISSUES:  # beyond it, only counted: no words, no pointer
+            out.append(Issue(pointer, message_of(str(text))))
 
     def walk(node: Any, pointer: str) -> None:
+        nonlocal count
         if isinstance(node, dict):
             for key, value in node.items():
-                walk(value, pointer if key == "_schema" else f"{pointer}/{_escape(key)}")
+                if key == MORE:  # faults a list only counted (shape_fields.CardList)
+                    count += value
+                    continue
+                walk(value, pointer if key == "_schema" else
+                     (f"{pointer}/{_escape(key)}" if len(out) < MAX_ISSUES else pointer))
         elif isinstance(node, (list, tuple)):
             for item in node:
                 if isinstance(item, (dict, list, tuple)):
                     walk(item, pointer)
                 else:
-                    out.append(Issue(pointer, message_of(str(item))))
+                    add(pointer, item)
         else:
-            out.append(Issue(pointer, message_of(str(node))))
+            add(pointer, node)
 
     walk(messages, prefix)
-    return out
+    return out, count

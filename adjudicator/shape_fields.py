@@ -14,6 +14,10 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields
 
 MAX_CARD_LENGTH = 16  # "10H", "JK", " 10♠ " ...; anything longer is no card code
+# A list of cards words at most this many of its faults; the rest are only counted under MORE, so a body
+# of ten thousand wrong cards costs a count, not ten thousand messages.
+WORDED_PER_LIST = 20
+MORE = "_more"
 
 
 def _is_number(value: Any) -> bool:
@@ -91,10 +95,12 @@ class CardList(fields.Field):
             raise self.make_error("invalid")
         if len(value) > self.max_length:
             raise ValidationError(f"Longer than maximum length {self.max_length}.")
-        bad = {i: ["shape.not_string"] if not isinstance(v, str) else
-               [f"Longer than maximum length {MAX_CARD_LENGTH}."]
-               for i, v in enumerate(value) if not isinstance(v, str) or len(v) > MAX_CARD_LENGTH}
-        if bad:
+        wrong = [i for i, v in enumerate(value) if not isinstance(v, str) or len(v) > MAX_CARD_LENGTH]
+        if wrong:
+            bad: dict = {i: ["shape.not_string"] if not isinstance(value[i], str) else
+                         [f"Longer than maximum length {MAX_CARD_LENGTH}."] for i in wrong[:WORDED_PER_LIST]}
+            if len(wrong) > WORDED_PER_LIST:
+                bad[MORE] = len(wrong) - WORDED_PER_LIST  # counted, not worded: see adjudicator.shape.issues_of
             raise ValidationError(bad)
         return list(value)
 

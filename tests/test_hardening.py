@@ -538,6 +538,76 @@ def test_gzip_over_the_real_server(server):
 
 
 # ==============================================================================================
+# Error amplification: a body full of faults gets a small, fast answer and leaves no memory behind
+
+AMPLIFIERS = {
+    # the issue's own: one list of 130,000 numbers where additions go (254 KiB)
+    "a list far over its cap": {"variant": "sv-classic", "situation": {},
+                                "action": {"type": "meld", "add": [1] * 130_000}},
+    # every list within its cap, every card wrong: 48,400 faults the shape check finds
+    "cards that are not strings": {"variant": "sv-classic",
+                                   "situation": {"team": {"melds": [[1] * 110] * 110},
+                                                 "opponents": {"melds": [[1] * 110] * 110}},
+                                   "action": {"type": "meld", "melds": [[1] * 110] * 110, "add": [[1] * 110] * 110}},
+    # strings that name no card: 36,300 faults the parser finds
+    "codes that name no card": {"variant": "sv-classic",
+                                "situation": {"team": {"melds": [["ZZ"] * 110] * 110},
+                                              "opponents": {"melds": [["ZZ"] * 110] * 110}},
+                                "action": {"type": "meld", "melds": [["ZZ"] * 110] * 110}},
+}
+
+
+def worker_rss_kib(master: int) -> dict[int, int]:
+    """Resident memory (KiB) of each worker of a gunicorn master, from /proc."""
+    out = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == master:
+                status = (stat.parent / "status").read_text()
+                out[int(stat.parent.name)] = int(re.search(r"VmRSS:\s+(\d+)", status).group(1))
+        except (OSError, IndexError, AttributeError, ValueError):
+            continue
+    return out
+
+
+@pytest.mark.parametrize("name", list(AMPLIFIERS))
+def test_a_body_full_of_faults_is_answered_small_and_fast(server, name):
+    body = json.dumps(AMPLIFIERS[name], separators=(",", ":")).encode()
+    assert 20 * 1024 < len(body) <= 256 * 1024
+    head = post_head("/v1/adjudicate", f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n")
+    exchange(server.port, head + body)  # warm both workers' code paths
+    exchange(server.port, head + body)
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        status, headers, answer = exchange(server.port, head + body)
+        times.append(time.perf_counter() - started)
+    problem = assert_problem(status, headers, answer, 422, "validation-failed" if name != "codes that name no card"
+                             else "impossible-input")
+    assert min(times) < 0.05, f"{name}: {min(times) * 1000:.0f} ms"
+    assert len(problem["errors"]) <= 50 and len(answer) < 16 * 1024
+    if len(problem["errors"]) == 50:
+        assert problem["error_count"] > 1000  # the whole count, though only 50 are listed
+
+
+def test_faulty_bodies_leave_the_workers_no_larger(server):
+    bodies = [json.dumps(b, separators=(",", ":")).encode() for b in AMPLIFIERS.values()]
+    heads = [post_head("/v1/adjudicate", f"Content-Length: {len(b)}\r\nConnection: close\r\n\r\n") for b in bodies]
+    for _ in range(10):  # to the plateau: each worker's allocator grows to its working size, then stays
+        for head, body in zip(heads, bodies):
+            exchange(server.port, head + body)
+    before = worker_rss_kib(server.proc.pid)
+    assert len(before) == 2, before
+    for _ in range(10):
+        for head, body in zip(heads, bodies):
+            exchange(server.port, head + body)
+    after = worker_rss_kib(server.proc.pid)
+    growth = {pid: after[pid] - before[pid] for pid in before if pid in after}
+    assert growth and all(kib < 10 * 1024 for kib in growth.values()), growth
+
+
+# ==============================================================================================
 # A clean stop: SIGTERM ends every worker without a traceback (app.py freezes its objects out of
 # the collector's reach; gunicorn.conf.py hands them back before a worker's interpreter ends)
 

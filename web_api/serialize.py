@@ -236,12 +236,13 @@ def problem_members(error: AdjudicatorError, lang: str) -> dict:
     issues = error.issues
     errors = [_field_error(i, lang) for i in issues[:MAX_ERRORS]]
     # words for a person: the first few problems' sentences; where each is, is in ``errors``
-    detail = " ".join(e["detail"] for e in errors[:DETAIL_ERRORS])
-    if len(issues) > DETAIL_ERRORS:
-        detail += " " + words("detail.more_errors", lang, count=len(issues) - DETAIL_ERRORS)
+    said = list(dict.fromkeys(e["detail"] for e in errors[:DETAIL_ERRORS]))  # a sentence once, however often
+    detail = " ".join(said)
+    if error.count > DETAIL_ERRORS:
+        detail += " " + words("detail.more_errors", lang, count=error.count - DETAIL_ERRORS)
     out: dict = {"type": slug, "title": title, "status": status, "detail": detail, "errors": errors}
-    if len(issues) > MAX_ERRORS:
-        out["error_count"] = len(issues)
+    if error.count > len(errors):
+        out["error_count"] = error.count
     if isinstance(error, RuleNotStated):
         out["parameters"] = list(error.parameters)
     if isinstance(error, UnknownVariant):
