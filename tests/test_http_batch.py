@@ -54,3 +54,15 @@ def test_a_batch_may_be_larger_than_one_request(client):
     import json
     assert len(json.dumps(body)) > 256 * 1024
     assert client.post("/v1/adjudicate/batch", json=body).status_code == 200
+
+
+def test_the_batch_cap_is_set_by_the_environment(monkeypatch):
+    from web_api import create_app
+    monkeypatch.setenv("CANASTA_BATCH_MAX_CONTENT_LENGTH", "2000")
+    client = create_app({"TESTING": True}).test_client()
+    assert client.post("/v1/adjudicate/batch", json={"requests": [GOOD]}).status_code == 200
+    assert_problem(client.post("/v1/adjudicate/batch", json={"requests": [GOOD] * 10}), 413)
+    monkeypatch.setenv("CANASTA_BATCH_MAX_CONTENT_LENGTH", "lots")
+    import pytest
+    with pytest.raises(ValueError, match="CANASTA_BATCH_MAX_CONTENT_LENGTH"):
+        create_app({"TESTING": True})

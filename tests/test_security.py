@@ -35,6 +35,7 @@ from web_api import DEFAULT_MAX_CONTENT_LENGTH, create_app
 from web_api.problems import PROBLEM_BASE
 from web_api.request_id import MAX_LENGTH
 from adjudicator.variants import load_all
+from adjudicator.render import words
 from adjudicator.shape import MAX_ROUNDS
 
 MAX_CARDS = max(v.deck_size for v in load_all().values())  # the largest loaded deck caps every card list
@@ -764,3 +765,13 @@ def test_page_runs_under_the_served_csp(live_server):
     framed = report["framed"]
     assert not framed["rendered"], framed
     assert any("frame-ancestors" in m for m in framed["messages"]), framed
+
+
+def test_too_deep_and_half_a_surrogate_are_said_in_the_readers_words(client):
+    """orjson's own English never reaches a reader for the two faults the catalogue words."""
+    deep = client.post("/v1/adjudicate?lang=sv", data=_nest(2_000, "list").encode(), content_type="application/json")
+    half = client.post("/v1/adjudicate?lang=sv", data=b'{"variant": "no-pagat", "situ\\ud800": 1}',
+                       content_type="application/json")
+    for resp, key in ((deep, "detail.too_deep"), (half, "detail.surrogate")):
+        problem = assert_problem(resp, 400, "malformed-json")
+        assert problem["detail"] == words(key, "sv") == problem["errors"][0]["detail"]

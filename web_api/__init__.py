@@ -43,8 +43,8 @@ from flask import Flask
 
 from adjudicator.variants import load_all
 
-from . import (batch_api, caching, compare_api, compression, language, meta_api, rulings_api, scoring_api,
-               security, variants_api)
+from . import (batch_api, caching, compare_api, compression, language, meta_api, options_api, page, rulings_api,
+               scoring_api, security, variants_api)
 from .jsonio import OrjsonProvider
 from .problems import register_error_handlers
 
@@ -55,6 +55,7 @@ DEFAULT_MAX_CONTENT_LENGTH = 256 * 1024
 
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": DEFAULT_MAX_CONTENT_LENGTH,  # bigger request bodies get a 413 problem
+    "BATCH_MAX_CONTENT_LENGTH": batch_api.DEFAULT_BATCH_MAX_CONTENT_LENGTH,  # the same for /v1/*/batch
     "CORS_ALLOWED_ORIGINS": "",  # no cross-origin access
     "VARIANTS_DIR": None,  # None: CANASTA_VARIANTS_DIR or the repository's variants/
 }
@@ -63,11 +64,13 @@ DEFAULTS: dict[str, Any] = {
 def _from_environment() -> dict[str, Any]:
     """Settings given by environment variables (``ValueError`` when one is malformed)."""
     settings: dict[str, Any] = {}
-    raw_limit = os.environ.get("CANASTA_MAX_CONTENT_LENGTH", "").strip()
-    if raw_limit:
-        if not raw_limit.isdigit() or int(raw_limit) <= 0:
-            raise ValueError(f"CANASTA_MAX_CONTENT_LENGTH must be a positive number of bytes, not {raw_limit!r}")
-        settings["MAX_CONTENT_LENGTH"] = int(raw_limit)
+    for key in ("MAX_CONTENT_LENGTH", "BATCH_MAX_CONTENT_LENGTH"):
+        name = f"CANASTA_{key}"
+        raw_limit = os.environ.get(name, "").strip()
+        if raw_limit:
+            if not raw_limit.isdigit() or int(raw_limit) <= 0:
+                raise ValueError(f"{name} must be a positive number of bytes, not {raw_limit!r}")
+            settings[key] = int(raw_limit)
     if "CORS_ALLOWED_ORIGINS" in os.environ:
         settings["CORS_ALLOWED_ORIGINS"] = os.environ["CORS_ALLOWED_ORIGINS"]
     return settings
@@ -96,6 +99,6 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(scoring_api.bp)
     app.register_blueprint(compare_api.bp)
     app.register_blueprint(batch_api.bp)
-    from .options_api import bp as options_bp; app.register_blueprint(options_bp)  # noqa: E702 -- /v1/options
-    from .page import bp as page_bp; app.register_blueprint(page_bp)  # noqa: E702 -- the phone page: / and /web/<file>
+    app.register_blueprint(options_api.bp)
+    app.register_blueprint(page.bp)  # the phone page: / and /web/<file>
     return app

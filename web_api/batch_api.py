@@ -32,8 +32,7 @@ bp = Blueprint("batch", __name__, url_prefix="/v1")
 
 @bp.before_request
 def _larger_bodies() -> None:
-    request.max_content_length = current_app.config.get("BATCH_MAX_CONTENT_LENGTH",
-                                                        DEFAULT_BATCH_MAX_CONTENT_LENGTH)
+    request.max_content_length = current_app.config["BATCH_MAX_CONTENT_LENGTH"]
 
 
 def _batch(answer: Callable[[dict, dict, str], dict]):
@@ -45,10 +44,7 @@ def _batch(answer: Callable[[dict, dict, str], dict]):
         try:
             results.append(answer(item, variants, lang))
         except AdjudicatorError as e:
-            members = serialize.problem_members(e, lang)
-            members["type"] = problem_type(members["type"])
-            members.pop("known", None)
-            results.append({"problem": members})
+            results.append({"problem": serialize.item_problem(e, lang, problem_type)})
     return jsonify({"results": results})
 
 

@@ -31,11 +31,11 @@ class OrjsonProvider(JSONProvider):
     """Flask's JSON through orjson (keys in insertion order, non-ASCII kept)."""
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
-        return orjson.dumps(obj).decode("utf-8")
+        return dumps(obj).decode("utf-8")
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
-        return orjson.loads(s)
+        return loads(s)
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(orjson.dumps(obj), mimetype="application/json")
+        return self._app.response_class(dumps(obj), mimetype="application/json")

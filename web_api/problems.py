@@ -206,7 +206,9 @@ def json_body() -> dict:
     try:
         data = jsonio.loads(raw)  # I-JSON only: UTF-8, no lone surrogates, no NaN, at most 1,024 levels deep
     except jsonio.JSONDecodeError as e:
-        detail = msg("detail.too_deep") if "recursion" in str(e) else msg("detail.not_json", reason=str(e))
+        reason = str(e)  # orjson's own words: "depth limit exceeded", "no low surrogate in string", ...
+        detail = (msg("detail.too_deep") if "depth limit" in reason else
+                  msg("detail.surrogate") if "surrogate" in reason else msg("detail.not_json", reason=reason))
         raise ApiProblem(400, "Malformed JSON", detail, type="malformed-json",
                          errors=[{"pointer": "", "detail": detail}]) from None
     if not isinstance(data, dict):

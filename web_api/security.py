@@ -52,6 +52,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, Response, current_app, request
 
+from adjudicator.messages import msg
+
 from .problems import problem_response
 from .request_id import HEADER as REQUEST_ID_HEADER
 from .request_id import current_request_id
@@ -131,10 +133,7 @@ def _answer_preflight() -> Response | None:
         return None  # not ours: Flask answers it (automatic OPTIONS, 404, 405)
     request.environ[_PREFLIGHT_KEY] = True
     if request.headers["Origin"] not in allowed_origins():
-        return problem_response(403, "Origin not allowed",
-                                "this origin may not call the API from a browser; "
-                                "the service's CORS_ALLOWED_ORIGINS does not list it",
-                                type="cors-origin-not-allowed")
+        return problem_response(403, "Origin not allowed", msg("detail.origin"), type="cors-origin-not-allowed")
     response = Response(status=204)
     del response.headers["Content-Type"]  # no content
     response.headers["Access-Control-Allow-Methods"] = CORS_ALLOW_METHODS

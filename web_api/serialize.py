@@ -100,12 +100,12 @@ def interpretation(i: Interpretation, lang: str) -> dict:
     """``note`` is the variant author's note (in the reader's language where the variant file gives it);
     ``summary`` says what was applied, in the reader's language."""
     note = translated(i.note, i.notes, lang)
-    if i.occasion is not None:
-        note = f"{(note or '').strip()} {render(i.occasion, lang)}".strip()
     said = words(f"interpretation.{i.status}", lang, parameter=Param(i.parameter),
                  value=ParamValue(i.parameter, i.value))
     if i.occasion is not None:
-        said += " " + render(i.occasion, lang)
+        occasion = render(i.occasion, lang)
+        note = f"{(note or '').strip()} {occasion}".strip()
+        said += " " + occasion
     return {"rule": i.parameter, "parameter": i.parameter, "status": i.status, "value": jsonable(i.value),
             "note": note, "summary": said, "citations": citations(i.citations)}
 
@@ -212,11 +212,11 @@ def score(s: RoundSheet | GameSheet, lang: str) -> dict:
 # ----------------------------------------------------------------------------------------------
 # Problems from engine errors
 
-PROBLEMS: dict[type, tuple[int, str, str]] = {  # class -> (status, title, type slug)
-    MalformedRequest: (422, "Validation failed", "validation-failed"),
-    ImpossibleInput: (422, "Unprocessable situation", "impossible-input"),
-    UnknownVariant: (404, "Unknown variant", "unknown-variant"),
-    RuleNotStated: (422, "The rule text does not settle this", "rule-not-stated"),
+PROBLEMS: dict[type, tuple[int, str]] = {  # class -> (status, type slug); the title is ``title.<slug>``
+    MalformedRequest: (422, "validation-failed"),
+    ImpossibleInput: (422, "impossible-input"),
+    UnknownVariant: (404, "unknown-variant"),
+    RuleNotStated: (422, "rule-not-stated"),
 }
 
 
@@ -231,7 +231,7 @@ def _field_error(issue, lang: str) -> dict:
 
 def problem_members(error: AdjudicatorError, lang: str) -> dict:
     """The RFC 9457 members of an engine error (``type`` is the slug; the web layer makes it a URI)."""
-    status, _english, slug = PROBLEMS[type(error)]
+    status, slug = PROBLEMS[type(error)]
     title = words(f"title.{slug}", lang)
     issues = error.issues
     errors = [_field_error(i, lang) for i in issues[:MAX_ERRORS]]
@@ -249,6 +249,15 @@ def problem_members(error: AdjudicatorError, lang: str) -> dict:
         out["known"] = list(error.known)
     return out
 
+
+
+def item_problem(error: AdjudicatorError, lang: str, problem_type=lambda slug: slug) -> dict:
+    """The problem of one item of a batch or one variant of a comparison: the answer around it says
+    the rest (``known`` belongs to a whole answer's 404, not to an item)."""
+    members = problem_members(error, lang)
+    members["type"] = problem_type(members["type"])
+    members.pop("known", None)
+    return members
 
 # ----------------------------------------------------------------------------------------------
 # Comparisons
@@ -297,10 +306,7 @@ def _result(r: VariantResult, lang: str, problem_type) -> dict:
         return {"variant": r.variant, "options": options(r.options, lang)}
     if r.score is not None:
         return {"variant": r.variant, "score": score(r.score, lang)}
-    members = problem_members(r.problem, lang)
-    members["type"] = problem_type(members["type"])
-    members.pop("known", None)
-    return {"variant": r.variant, "problem": members}
+    return {"variant": r.variant, "problem": item_problem(r.problem, lang, problem_type)}
 
 
 def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug) -> dict:

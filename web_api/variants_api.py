@@ -21,23 +21,17 @@ def loaded_variants() -> dict[str, Variant]:
     return current_app.extensions[VARIANTS_KEY]
 
 
-def unknown_variant(variant_id: str, *, pointer: str | None = None) -> ApiProblem:
-    """The 404 ``unknown-variant`` problem; it lists the known ids in ``known``.
+def get_variant(variant_id: str) -> Variant:
+    """The loaded variant named in the URL path, or raise the 404 ``unknown-variant`` problem.
 
-    Pass ``pointer`` when the id came from a request body member (e.g. ``"/variant"``);
-    leave it out when it came from the URL path.
+    (An id in a request body is the engine's :class:`~adjudicator.errors.UnknownVariant`, with
+    its pointer; this one has no body to point into.) ``known`` lists the ids that exist.
     """
-    known = list(loaded_variants())
-    detail = msg("detail.unknown_variant", variant=variant_id, known=", ".join(known))
-    errors = [{"pointer": pointer, "detail": detail}] if pointer is not None else None
-    return ApiProblem(404, "Unknown variant", detail, type="unknown-variant", errors=errors, known=known)
-
-
-def get_variant(variant_id: str, *, pointer: str | None = None) -> Variant:
-    """The loaded variant with this id, or raise the 404 ``unknown-variant`` problem."""
     variant = loaded_variants().get(variant_id)
     if variant is None:
-        raise unknown_variant(variant_id, pointer=pointer)
+        known = list(loaded_variants())
+        detail = msg("error.unknown_variant", variant=variant_id, known=", ".join(known))
+        raise ApiProblem(404, "Unknown variant", detail, type="unknown-variant", known=known)
     return variant
 
 
