@@ -122,16 +122,21 @@ def add_vary(response: Response, length: int) -> None:
         response.vary.add("Accept-Encoding")
 
 
+def remembered(tag: str, data: bytes, coding: str, level: int) -> bytes:
+    """``data`` (whose hash is ``tag``) compressed at ``level``, once per worker while it stays remembered."""
+    key = (tag, coding)
+    body = _REMEMBERED.get(key)
+    if body is None:
+        body = encode(data, coding, level)
+        _REMEMBERED.put(key, body)
+    return body
+
+
 def _compressed(data: bytes, coding: str) -> bytes:
     known = request.environ.get(_DIGEST_KEY)
     if known is None or known[1] != len(data):
         return encode(data, coding, FAST_LEVEL[coding])
-    key = (known[0], coding)
-    body = _REMEMBERED.get(key)
-    if body is None:
-        body = encode(data, coding, HIGH_LEVEL[coding])
-        _REMEMBERED.put(key, body)
-    return body
+    return remembered(known[0], data, coding, HIGH_LEVEL[coding])
 
 
 def compress(response: Response) -> Response:

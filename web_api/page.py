@@ -16,7 +16,8 @@ What this module adds on the way out, so a phone on a slow link loads little:
   is not the current one is a 404 (the service worker keeps whole versions).
   ``/`` and the plain ``/web/<file>`` names stay ``no-cache`` with an ETag.
 * **Compression.** The page's own files are compressed once per content, at the highest level
-  (brotli 11 when the ``brotli`` package is installed and the browser accepts it, else gzip 9),
+  (brotli 11 when the ``brotli`` package is installed and the browser accepts it, else gzip 9;
+  :mod:`web_api.compression` chooses and remembers),
   so the service's general compression (which leaves encoded answers alone) has nothing to redo.
 * **The service worker** is ``/web/sw.js``: a page path, so it runs under the page's
   CSP (a worker is governed by the CSP of its own script response, and the API's
@@ -28,25 +29,22 @@ What this module adds on the way out, so a phone on a slow link loads little:
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from flask import Blueprint, Response, abort, current_app, request
 
-try:  # optional, as for the API's answers: without it the page's files are gzipped
-    import brotli
-except ImportError:  # pragma: no cover -- depends on the installation
-    brotli = None
+from . import compression
+from .caching import REVALIDATE
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 IMMUTABLE = "public, max-age=31536000, immutable"
-REVALIDATE = "no-cache"
 SERVICE_WORKER = "sw.js"
-MIN_COMPRESS = 1024  # below this, gzip's header costs more than it saves
+PAGE_LEVEL = {"br": 11, "gzip": 9}  # the page's files are few and fixed: compressed once, as small as can be
 
 _BUNDLE = re.compile(r"<!-- bundle (\S+) -->(.*?)<!-- /bundle -->", re.S)
 _SCRIPT = re.compile(r'<script src="/web/([^"]+)" defer></script>')
@@ -76,11 +74,23 @@ class Assets:
     hashed: dict[str, str] = field(default_factory=dict)  # name -> versioned name
     index: bytes = b""
     worker_template: str = ""
+    tags: dict[int, str] = field(default_factory=dict)  # id(body) -> its ETag: each body hashed once
+    worker: bytes | None = None  # rendered on first request (it needs the app's rule data)
+
+    def tag(self, data: bytes) -> str:
+        hit = self.tags.get(id(data))
+        if hit is None:
+            hit = self.tags[id(data)] = _digest(data, 20)
+        return hit
 
 
 def _stamp() -> tuple:
-    return tuple(sorted((str(p.relative_to(WEB_DIR)), p.stat().st_mtime_ns, p.stat().st_size)
-                        for p in WEB_DIR.rglob("*") if p.is_file()))
+    files = []
+    for p in WEB_DIR.rglob("*"):
+        st = p.stat()
+        if stat.S_ISREG(st.st_mode):
+            files.append((str(p.relative_to(WEB_DIR)), st.st_mtime_ns, st.st_size))
+    return tuple(sorted(files))
 
 
 def _build(stamp: tuple) -> Assets:
@@ -110,7 +120,7 @@ def _build(stamp: tuple) -> Assets:
 
 
 def assets() -> Assets:
-    """The current assets, rebuilt when a file in web/ changes (cheap: one stat per file)."""
+    """The current assets, rebuilt when a file in web/ changes (one stat per file)."""
     stamp = _stamp()
     key = "canasta.page_assets"
     cached = current_app.extensions.get(key)
@@ -144,6 +154,12 @@ def _shell(a: Assets) -> list[str]:
 
 
 def _worker(a: Assets) -> bytes:
+    if a.worker is None:
+        a.worker = _render_worker(a)
+    return a.worker
+
+
+def _render_worker(a: Assets) -> bytes:
     shell = _shell(a)
     version = _digest("\n".join(shell + [_data_version()]).encode(), 12)
     text = (a.worker_template
@@ -153,45 +169,25 @@ def _worker(a: Assets) -> bytes:
     return text.encode("utf-8")
 
 
-def _send(data: bytes, mimetype: str, cache: str, etag: bool) -> Response:
+def _send(a: Assets, data: bytes, mimetype: str, cache: str, etag: bool) -> Response:
     response = Response(status=200, mimetype=mimetype)
     if mimetype.startswith("text/") or mimetype.endswith(("json", "+xml")):
         response.charset = "utf-8"
     response.headers["Cache-Control"] = cache
     response.vary.add("Accept-Encoding")
+    tag = a.tag(data)
     if etag:
-        response.set_etag(_digest(data, 20))
-        if request.if_none_match.contains(_digest(data, 20)):
+        response.set_etag(tag)
+        if request.if_none_match.contains(tag):
             response.status_code = 304
             return response
-    coding = _coding(data)
+    coding = compression.choose_coding(request.accept_encodings) if len(data) > compression.MIN_SIZE else None
     if coding:
-        response.set_data(_compressed(data, coding))
+        response.set_data(compression.remembered(tag, data, coding, PAGE_LEVEL[coding]))
         response.headers["Content-Encoding"] = coding
     else:
         response.set_data(data)
     return response
-
-
-def _coding(data: bytes) -> str | None:
-    if len(data) <= MIN_COMPRESS:
-        return None
-    if brotli is not None and request.accept_encodings["br"]:
-        return "br"
-    return "gzip" if request.accept_encodings["gzip"] else None
-
-
-_COMPRESSED: dict[tuple[bytes, str], bytes] = {}
-
-
-def _compressed(data: bytes, coding: str) -> bytes:
-    """The body compressed at the highest level, remembered by content (the page's files are few)."""
-    key = (hashlib.sha256(data).digest(), coding)
-    if key not in _COMPRESSED:
-        if len(_COMPRESSED) > 256:
-            _COMPRESSED.clear()
-        _COMPRESSED[key] = brotli.compress(data, quality=11) if coding == "br" else gzip.compress(data, 9, mtime=0)
-    return _COMPRESSED[key]
 
 
 def _type_of(name: str) -> str:
@@ -200,14 +196,15 @@ def _type_of(name: str) -> str:
 
 @bp.get("/")
 def index() -> Response:
-    return _send(assets().index, "text/html", REVALIDATE, etag=True)
+    a = assets()
+    return _send(a, a.index, "text/html", REVALIDATE, etag=True)
 
 
 @bp.get("/web/<path:name>")
 def web_file(name: str) -> Response:
     a = assets()
     if name == SERVICE_WORKER:
-        response = _send(_worker(a), "text/javascript", REVALIDATE, etag=True)
+        response = _send(a, _worker(a), "text/javascript", REVALIDATE, etag=True)
         response.headers["Service-Worker-Allowed"] = "/"
         return response
     match = _HASHED.match(name)
@@ -215,7 +212,7 @@ def web_file(name: str) -> Response:
         plain = f"{match['stem']}.{match['ext']}"
         if a.hashed.get(plain) != name:
             abort(404)  # an old version: the page that asked for it is itself out of date
-        return _send(a.files[plain], _type_of(plain), IMMUTABLE, etag=False)
+        return _send(a, a.files[plain], _type_of(plain), IMMUTABLE, etag=False)
     if name == "index.html" or name not in a.files or ".." in name.split("/"):
         abort(404)
-    return _send(a.files[name], _type_of(name), REVALIDATE, etag=True)
+    return _send(a, a.files[name], _type_of(name), REVALIDATE, etag=True)

@@ -30,9 +30,7 @@ Only gunicorn imports this module (through ``worker_class``); the app does not n
 from __future__ import annotations
 
 import http
-import json
 import time
-import uuid
 from datetime import datetime
 from types import SimpleNamespace
 
@@ -42,7 +40,10 @@ from gunicorn.http import errors as gerrors
 from gunicorn.http.wsgi import default_environ
 from gunicorn.workers.ggevent import GeventWorker
 
-from .problems import PROBLEM_BASE, PROBLEM_MIMETYPE
+from . import jsonio
+from .problems import PROBLEM_MIMETYPE, problem_type
+from .request_id import HEADER as REQUEST_ID_HEADER
+from .request_id import new_request_id
 from .security import NO_STORE, security_headers
 
 # (exception classes, status, title, problem type slug, detail); the first match wins. The details
@@ -94,13 +95,13 @@ def classify(exc: BaseException) -> tuple[int, str, str, str, bool]:
 def problem_answer(status: int, title: str, slug: str, detail: str, request_id: str,
                    instance: str | None = None) -> tuple[list[tuple[str, str]], bytes]:
     """The headers and body of a problem answer written by the worker itself (not by the app)."""
-    body: dict = {"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail}
+    body: dict = {"type": problem_type(slug), "title": title, "status": status, "detail": detail}
     if instance is not None:
         body["instance"] = instance
     body["request_id"] = request_id
-    payload = json.dumps(body, separators=(",", ":")).encode("utf-8")
+    payload = jsonio.dumps(body)
     headers = [("Date", util.http_date()), ("Connection", "close"), ("Content-Type", PROBLEM_MIMETYPE),
-               ("Content-Length", str(len(payload))), ("X-Request-ID", request_id),
+               ("Content-Length", str(len(payload))), (REQUEST_ID_HEADER, request_id),
                *security_headers(page=False).items(), ("Cache-Control", NO_STORE)]
     return headers, payload
 
@@ -186,7 +187,7 @@ class ProblemGeventWorker(GeventWorker):
                            type(exc).__name__)
             return
         started = datetime.now()
-        request_id = uuid.uuid4().hex
+        request_id = new_request_id()
         status, title, slug, detail, client_error = classify(exc)
         if client_error:
             self.log.warning("Invalid request from ip=%s: %s (%d) rid=%s", addr[0], type(exc).__name__, status,
