@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 ACTION_TYPES = ("draw", "take_pile", "meld", "go_out", "discard")
 
@@ -13,7 +13,8 @@ class Add:
 
     cards: tuple[str, ...]
     to: str | None = None
-    pointer: str = ""  # where the addition stands in the request, to point at its cards
+    # where the addition stands in the request, to point at its cards; not part of what the addition is
+    pointer: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)

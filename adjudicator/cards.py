@@ -56,10 +56,6 @@ def rank(card: str) -> str:
     return JOKER if card == JOKER else card[:-1]
 
 
-def suit(card: str) -> str | None:
-    return None if card == JOKER else card[-1]
-
-
 def is_red_three(card: str) -> bool:
     return card != JOKER and card[:-1] == "3" and card[-1] in RED_SUITS
 
@@ -67,7 +63,3 @@ def is_red_three(card: str) -> bool:
 def is_black_three(card: str) -> bool:
     return card != JOKER and card[:-1] == "3" and card[-1] not in RED_SUITS
 
-
-def all_cards() -> list[str]:
-    """Every distinct canonical card code, suit-major, joker last."""
-    return [r + s for s in SUITS for r in RANKS] + [JOKER]

@@ -32,7 +32,6 @@ from typing import Any
 from .engine import rule
 from .errors import AdjudicatorError, RuleNotStated, UnknownVariant
 from .findings import Finding, HouseRuleUsed, Ruling
-from .house_rules import apply as apply_house_rules
 from .judge import cited
 from .messages import Fact, Items, Message, Param, ParamValue, Word, msg
 from .options import Options, legal_moves
@@ -136,17 +135,22 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
     results: list[VariantResult] = []
     raised: list[AdjudicatorError] = []
     asked = {}  # options: each variant's parsed situation
+    ruled = {}  # each variant with the house rules applied, as its request was parsed
     for vid in request.variants:
         body = {**request.body, "variant": vid}
         try:
             if request.kind == "options":
                 asked[vid] = options_of(body, variants)
+                ruled[vid] = asked[vid].rules
                 results.append(VariantResult(vid, options=legal_moves(asked[vid].situation, asked[vid].rules)))
             elif request.kind == "ruling":
                 parsed = ruling_of(body, variants)
+                ruled[vid] = parsed.rules
                 results.append(VariantResult(vid, ruling=rule(parsed.situation, parsed.action, parsed.rules)))
             else:
-                results.append(VariantResult(vid, score=score(score_of(body, variants), variants)))
+                parsed = score_of(body, variants)
+                ruled[vid] = parsed.rules
+                results.append(VariantResult(vid, score=score(parsed, variants)))
         except UnknownVariant:
             raise
         except AdjudicatorError as e:
@@ -155,7 +159,6 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
     if raised and len(raised) == len(request.variants) and not isinstance(raised[0], RuleNotStated) \
             and all(e.same_as(raised[0]) for e in raised):
         raise raised[0]  # every variant says the same: the request's own fault
-    ruled = {vid: apply_house_rules(variants[vid], request.body.get("house_rules")) for vid in request.variants}
     answered = [r for r in results if r.problem is None]
     if request.kind == "options":
         found, differences = compare_options([(r.variant, asked[r.variant], r.options) for r in answered])

@@ -53,10 +53,6 @@ class Finding:
     open_on: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
 
-    @property
-    def outcome(self) -> str:
-        return "passed" if self.passed else ("failed" if self.passed is False else "open")
-
 
 @dataclass(frozen=True, slots=True)
 class Interpretation:
@@ -96,10 +92,6 @@ class Ruling:
     across: tuple[str, ...] = ()  # the open points it was decided across (same verdict under every reading)
     variant_ref: Any = field(default=None, compare=False)  # the variant, named for people
     open_points: tuple = ()  # (parameter, the values a table could give it) for each open point it hangs on
-
-    @property
-    def legal(self) -> bool:
-        return self.verdict == LEGAL
 
     def failed(self) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if f.passed is False)

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import JOKER, RANKS, is_black_three, is_red_three
+from .cards import JOKER, RANKS, is_red_three
 from .findings import ILLEGAL, LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Interpretation, Ruling
-from .messages import Fact, Message, Param, msg
+from .messages import Fact, Message, Param
 from .rules import RULES
 from .variants import Variant
 
@@ -39,6 +39,13 @@ class MissingFact(Exception):
     def __init__(self, ptr: str):
         super().__init__(ptr)
         self.pointer = ptr
+
+
+def wild_param(card: str) -> str | None:
+    """The parameter that says whether a card is wild (None: a card that never is)."""
+    if card == JOKER:
+        return "wild.jokers"
+    return "wild.twos" if card[:-1] == "2" else None
 
 
 def value_param(card: str) -> str | None:
@@ -178,11 +185,8 @@ class Judge:
 
     def wild(self, card: str) -> bool:
         """Whether ``card`` is wild in this variant (may raise NotStated for twos)."""
-        if card == JOKER:
-            return bool(self.param("wild.jokers"))
-        if card[:-1] == "2":
-            return bool(self.param("wild.twos"))
-        return False
+        name = wild_param(card)
+        return name is not None and bool(self.param(name))
 
     def value_of(self, card: str) -> int:
         """A card's point value in this variant (a red three, a bonus card, has none)."""
@@ -278,6 +282,3 @@ def _already_quoted(c, quoted) -> bool:
     """True when ``c``'s words already stand, whole, inside a sentence quoted before it."""
     return any(q.start <= c.start and c.end <= q.end for q in quoted)
 
-
-def not_stated_message(rules: Variant, name: str) -> Message:
-    return msg("check.not_stated", variant=rules.ref, parameter=Param(name))

@@ -20,23 +20,22 @@ the rulings sort them out.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import product
 
 from .actions import Action
 from .engine import rule
 from .findings import LEGAL, UNDETERMINED, Ruling
-from .judge import Judge, NotStated
+from .judge import Judge, NotStated, wild_param
 from .melds import sure_rank
 from .messages import Message, msg
 from .opening import Requirement, requirement
-from .options_body import action_body, as_parsed
+from .options_body import action_body
 from .options_going_out import go_out_slots
 from .options_hand import view
 from .options_melds import meld_slots
 from .options_pile import take_slots
 from .options_slots import Slot, merge
 from .options_turn import discard_slots, draw_slots
-from .readings import MAX_POINTS, readings_for
+from .readings import MAX_POINTS, each_reading, readings_for
 from .situation import NOT_GIVEN, Situation
 from .variants import Variant
 
@@ -188,21 +187,23 @@ def _decide(situation: Situation, rules: Variant, slot: Slot, cache: dict) -> Op
     for candidate in sorted(slot.candidates, key=lambda c: _hangs_open(c.action, rules)):
         ruling = _ruled(situation, rules, candidate.action, cache)
         if ruling.verdict == LEGAL or (ruling.verdict == UNDETERMINED and fallback is None):
-            action = as_parsed(candidate.action)
-            option = Option(slot.key, slot.kind, candidate.way, candidate.message, action, ruling, slot.rank,
-                            tuple(action.with_cards) + tuple(action.laid_cards()) +
-                            ((action.discard,) if action.discard else ()), candidate.points, _concealed(ruling))
+            option = Option(slot.key, slot.kind, candidate.way, candidate.message, candidate.action, ruling,
+                            slot.rank, _cards(candidate.action), candidate.points, _concealed(ruling))
             if ruling.verdict == LEGAL:
                 return option
             fallback = option
     return fallback
 
 
+def _cards(action: Action) -> tuple[str, ...]:
+    """The player's cards an action shows, lays or discards."""
+    return (*action.with_cards, *action.laid_cards(), *((action.discard,) if action.discard else ()))
+
+
 def _hangs_open(action: Action, rules: Variant) -> bool:
     """Whether the action uses a card whose wildness the text leaves open."""
-    cards = (*action.with_cards, *action.laid_cards(), *((action.discard,) if action.discard else ()))
-    return any(not rules.params["wild.jokers" if c == "JK" else "wild.twos"].settled
-               for c in cards if c == "JK" or c[:-1] == "2")
+    return any(name is not None and not rules.params[name].settled
+               for name in map(wild_param, _cards(action)))
 
 
 def _ruled(situation: Situation, rules: Variant, action: Action, cache: dict) -> Ruling:
@@ -228,10 +229,7 @@ def search_rules(situation: Situation, rules: Variant, after_draw: bool) -> list
     points = points[:MAX_POINTS]
     if not points:
         return [rules]
-    out = []
-    for values in product(*(readings_for(rules, p) for p in points)):
-        out.append(rules.under_readings(tuple(zip(points, values))))
-    return out
+    return [variant for _, variant in each_reading(rules, points)]
 
 
 def _matters(name: str, situation: Situation, after_draw: bool) -> bool:

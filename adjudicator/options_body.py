@@ -1,12 +1,10 @@
 """An action as the JSON ``/v1/adjudicate`` takes, so that a listed option can be sent back as it is.
 
 The inverse of :func:`adjudicator.parse.action` for the actions the option search
-builds: ``parse.action(action_body(a)) == as_parsed(a)``.
+builds: ``parse.action(action_body(a)) == a``.
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 from .actions import Action, Add
 
@@ -30,9 +28,3 @@ def action_body(action: Action) -> dict:
 def _add(add: Add):
     return {"to": add.to, "cards": list(add.cards)} if add.to is not None else list(add.cards)
 
-
-def as_parsed(action: Action) -> Action:
-    """The action as parsing its body gives it back (each addition knows where it stands in the body)."""
-    if not action.adds:
-        return action
-    return replace(action, adds=tuple(replace(a, pointer=f"/action/add/{i}") for i, a in enumerate(action.adds)))

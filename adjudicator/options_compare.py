@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 from .engine import rule
 from .findings import Ruling
 from .options import Option, OptionGroup, Options
-from .options_body import action_body
 from .parse import OptionsRequest
 
 
@@ -66,6 +65,5 @@ def _entry(vid: str, request: OptionsRequest, own: tuple[Option, OptionGroup] | 
         option = own[0]
         return OptionDifferenceEntry(vid, True, option.verdict, option.body, option.ruling)
     option, group = source
-    situation = replace(request.situation, drew=group.drew) if group.assumed else request.situation
-    ruling = rule(situation, option.action, request.rules)
-    return OptionDifferenceEntry(vid, False, ruling.verdict, action_body(option.action), ruling)
+    ruling = rule(replace(request.situation, drew=group.drew), option.action, request.rules)  # as it was listed
+    return OptionDifferenceEntry(vid, False, ruling.verdict, option.body, ruling)

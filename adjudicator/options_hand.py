@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .cards import JOKER, RANKS, is_black_three, is_red_three, rank
-from .judge import Judge, MissingFact, NotStated, value_param
+from .judge import Judge, MissingFact, NotStated, value_param, wild_param
 from .melds import check_meld
 from .messages import msg
 from .situation import Situation
@@ -23,7 +23,6 @@ from .variants import Variant
 # The parameters a meld's composition depends on (with which cards are wild).
 COMPOSITION = ("meld.min_cards", "meld.min_naturals", "meld.max_wilds", "meld.natural_majority",
                "meld.naturals_per_wild", "meld.wild_only_allowed", "wild.jokers", "wild.twos")
-MOST_WILDS = 16  # more wild cards than any deck holds (6 jokers + 8 twos)
 _SUBJECT = msg("subject.this_meld")
 _FITS: dict[tuple, bool] = {}  # (composition values, n, w) -> passes; the same for every request
 
@@ -61,16 +60,15 @@ class Shape:
         """The wild-card counts (up to ``have``) a meld of ``n`` naturals may hold, or None when none."""
         key = (n, have)
         if key not in self._ranges:
-            ok = [w for w in range(min(have, MOST_WILDS) + 1) if self.fits(n, w)]
+            ok = [w for w in range(have + 1) if self.fits(n, w)]  # the hand's wild cards bound it
             self._ranges[key] = range(ok[0], ok[-1] + 1) if ok else None
         return self._ranges[key]
 
 
 @dataclass(frozen=True)
 class TeamMeld:
-    """One of the team's melds: its rank, where it lies, and its natural and wild counts."""
+    """One of the team's melds: its rank, its cards, and its natural and wild counts."""
 
-    index: int
     rank: str | None
     cards: tuple[str, ...]
     naturals: int
@@ -122,11 +120,8 @@ class HandView:
 
 
 def is_wild(rules: Variant, card: str) -> bool:
-    if card == JOKER:
-        return bool(known(rules, "wild.jokers", True))
-    if card[:-1] == "2":
-        return bool(known(rules, "wild.twos", True))  # open: counted wild, the rulings say it is open
-    return False
+    name = wild_param(card)  # open (twos in da-ludo): counted wild; the rulings say it is open
+    return name is not None and bool(known(rules, name, True))
 
 
 def usable_cards(situation: Situation, rules: Variant, hand: tuple[str, ...]) -> tuple[str, ...]:
@@ -154,14 +149,14 @@ def view(situation: Situation, rules: Variant, after_draw: bool) -> HandView:
             naturals.setdefault(rank(card), []).append(card)
     out = HandView(rules, naturals, [], blacks, reds, [], usable, hand, Shape(rules))
     out.wilds = sorted(wilds, key=lambda c: (out.value(c), c))
-    out.team = [_team_meld(rules, i, m) for i, m in enumerate(situation.team.melds or ())]
+    out.team = [_team_meld(rules, m) for m in situation.team.melds or ()]
     return out
 
 
-def _team_meld(rules: Variant, index: int, cards) -> TeamMeld:
+def _team_meld(rules: Variant, cards) -> TeamMeld:
     naturals = [c for c in cards if not is_wild(rules, c)]
     ranks = {rank(c) for c in naturals}
-    return TeamMeld(index, ranks.pop() if len(ranks) == 1 else None, tuple(cards), len(naturals),
+    return TeamMeld(ranks.pop() if len(ranks) == 1 else None, tuple(cards), len(naturals),
                     len(cards) - len(naturals))
 
 

@@ -18,6 +18,8 @@ from collections import Counter
 from .actions import Action, Add
 from .cards import JOKER, rank
 from .messages import Card, Cards, Items, Rank, msg
+from dataclasses import replace
+
 from .options_hand import HandView
 from .options_melds import opening_target, stocks_of
 from .options_needs import opening_requirement
@@ -78,9 +80,8 @@ def _opening_take(view: HandView, situation: Situation, top: str, with_cards: tu
     """The take with the cheapest melds that open with it; the bare take when none reach the requirement."""
     need = opening_requirement(view, situation)
     left = Counter(with_cards)
-    rest = HandView(view.rules, {r: _less(cards, left) for r, cards in view.naturals.items()},
-                    _less(view.wilds, left), view.black_threes, view.red_threes, view.team, view.usable, view.hand,
-                    view.shape)
+    rest = replace(view, naturals={r: _less(cards, left) for r, cards in view.naturals.items()},
+                   wilds=_less(view.wilds, left))
     shown_wild = sum(1 for c in (top, *with_cards) if view.is_wild(c))
     shown_natural = len(with_cards) + 1 - shown_wild
     base = Stock(meld_rank, tuple(rest.naturals.get(meld_rank, ())), view.value(rest.naturals[meld_rank][0])

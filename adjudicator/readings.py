@@ -40,6 +40,13 @@ def readings_for(rules: Variant, name: str) -> tuple:
     return values if len(values) > 1 else ()  # a single choice is no choice: it would settle the point
 
 
+def each_reading(rules: Variant, points: list[str]):
+    """``(chosen values, rules read that way)`` for every combination of the points' readings."""
+    for values in product(*(readings_for(rules, p) for p in points)):
+        chosen = tuple(zip(points, values))
+        yield chosen, rules.under_readings(chosen)
+
+
 def _open_points(ruling: Ruling, rules: Variant, known: list[str]) -> list[str]:
     return [n for n in dict.fromkeys((*ruling.not_stated, *ruling.two_way))
             if n not in known and readings_for(rules, n)]
@@ -53,11 +60,10 @@ def decide_across(run: Callable[[Variant], Ruling], rules: Variant) -> Ruling:
         return first
     while True:
         runs = []
-        for values in product(*(readings_for(rules, p) for p in points)):
-            chosen = tuple(zip(points, values))
+        for chosen, read in each_reading(rules, points):
             # the document's own reading of a two-way text is the ruling already made
             as_written = all(rules.params[p].status != "not_stated" and rules.params[p].value == v for p, v in chosen)
-            runs.append((chosen, first if as_written else run(rules.under_readings(chosen))))
+            runs.append((chosen, first if as_written else run(read)))
         more = []
         for _, ruling in runs:
             more += _open_points(ruling, rules, points + more)
@@ -70,7 +76,7 @@ def decide_across(run: Callable[[Variant], Ruling], rules: Variant) -> Ruling:
 def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], rules: Variant) -> Ruling:
     verdicts = {r.verdict for _, r in runs}
     verdict = verdicts.pop() if len(verdicts) == 1 else UNDETERMINED
-    readings = tuple(Reading(values, r.verdict, tuple(f.message for f in _deciders(r))) for values, r in runs)
+    readings = tuple(Reading(values, r.verdict, tuple(f.message for f in r.deciding())) for values, r in runs)
     findings = _findings(points, runs)
     if verdict == UNDETERMINED:  # what the text leaves open decides: its words come first
         about_points = cited(rules, points)[0]
@@ -93,9 +99,6 @@ def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], r
                   tuple(points) if verdict != UNDETERMINED else (), first.variant_ref,
                   tuple((p, readings_for(rules, p)) for p in points))
 
-
-def _deciders(ruling: Ruling) -> tuple[Finding, ...]:
-    return ruling.failed() or ruling.open()
 
 
 def _findings(points: list[str], runs: list[tuple[tuple, Ruling]]) -> tuple[Finding, ...]:

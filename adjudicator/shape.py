@@ -21,6 +21,7 @@ from marshmallow import Schema, ValidationError, fields
 from marshmallow.validate import Length, Range
 
 from .errors import MAX_ISSUES, Issue, MalformedRequest, issue
+from .errors import pointer as json_pointer
 from .fastcheck import compile_schema
 from .messages import Message, msg
 from .shape_fields import MAX_CARD_LENGTH, MORE, AddItem, BoundedList, CardList, StrictBoolean, StrictInteger, \
@@ -239,9 +240,6 @@ def message_of(text: str) -> Message:
     return msg("shape.other", text=text)
 
 
-def _escape(part: object) -> str:
-    return str(part).replace("~", "~0").replace("/", "~1")
-
 
 def issues_of(messages: Any, prefix: str = "") -> list[Issue]:
     """Flatten ``ValidationError.messages`` into issues with JSON pointers.
@@ -272,7 +270,7 @@ def _issues(messages: Any, prefix: str = "") -> tuple[list[Issue], int]:
                     count += value
                     continue
                 walk(value, pointer if key == "_schema" else
-                     (f"{pointer}/{_escape(key)}" if len(out) < MAX_ISSUES else pointer))
+                     (pointer + json_pointer(key) if len(out) < MAX_ISSUES else pointer))
         elif isinstance(node, (list, tuple)):
             for item in node:
                 if isinstance(item, (dict, list, tuple)):

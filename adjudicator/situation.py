@@ -86,9 +86,6 @@ class Situation:
     def need_stock_count(self) -> int:
         return self.need(self.stock_count, "/stock_count")
 
-    def need_has_melded(self) -> bool:
-        return self.need(self.has_melded, "/player/has_melded")
-
     def cards_shown(self) -> list[str]:
         """Every physical card the situation shows (hand, pile, both teams' melds)."""
         out = list(self.hand or ()) + list(self.pile or ())

@@ -11,10 +11,10 @@ leaves open is a :class:`~adjudicator.errors.RuleNotStated`.
 
 from __future__ import annotations
 
-from ..cards import JOKER, is_red_three, rank
+from ..cards import is_red_three
 from ..errors import ImpossibleInput, Issue, issue
 from ..findings import Finding
-from ..judge import Judge
+from ..judge import Judge, wild_param
 from ..melds import canastas, check_meld, natural_rank
 from ..messages import Cards, Items, Message, Param, ParamValue, Rank, msg
 from ..opening import requirement
@@ -132,7 +132,7 @@ def _collect(judge: Judge, at: str, cards, issues: list[Issue], needs: list, wha
             issues.append(Issue(at, rule_failed(finding)))
             clean = False
     for name in judge.not_stated:
-        k = next((k for k, c in enumerate(cards) if _wild_param(c) == name), None)
+        k = next((k for k, c in enumerate(cards) if wild_param(c) == name), None)
         needs.append((at if k is None else f"{at}/{k}", name,
                       msg("score.cannot_judge", what=what or msg("subject.this_meld"))))
         clean = False
@@ -146,8 +146,3 @@ def rule_failed(finding: Finding) -> Message:
                house_rules=Items(tuple(msg("house_rule.value", parameter=Param(h.parameter),
                                            value=ParamValue(h.parameter, h.value)) for h in finding.house_rules)))
 
-
-def _wild_param(card: str) -> str | None:
-    if card == JOKER:
-        return "wild.jokers"
-    return "wild.twos" if rank(card) == "2" else None

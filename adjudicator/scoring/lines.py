@@ -156,7 +156,8 @@ def _red_three_lines(reader: Reader, team: TeamRound, table: _Table) -> list[_Li
     if not table.melded:
         params.append("score.red_threes_negative_without_meld")
         negative = bool(reader.need(params[-1], at))
-    if n == 2 * reader.need("deck.decks", at):
+    reader.need("deck.decks", at)  # read for its citation: how many red threes the deck holds
+    if n == reader.rules.red_threes_in_deck:
         name = "score.red_threes_all_four_negative" if negative else "score.red_threes_all_four"
         points = reader.need(name, at, msg("score.all_red_threes_unmelded") if negative else None)
     else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import Issue, RuleNotStated, issue
-from ..judge import Judge, NotStated, cited
+from ..judge import Judge, NotStated
 from ..messages import Message, Param, ParamValue, msg
 from ..parameters import BY_NAME, PARAMETERS
 from ..variants import Variant
@@ -82,8 +82,7 @@ class Reader:
 
     def sources(self, names) -> tuple[tuple, tuple]:
         """The citations (and house rules) behind a line or a figure, in catalogue order."""
-        return cited(self.rules, catalogue_order(names),
-                     frozenset() if self.players is None else frozenset({f"players:{self.players}"}))
+        return self.judge.citations(tuple(catalogue_order(names)))  # worked out once per variant
 
     def interpretations(self) -> tuple:
         return tuple(sorted(self.judge.interpretations.values(), key=lambda i: ORDER.get(i.parameter, len(ORDER))))
