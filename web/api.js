@@ -10,6 +10,7 @@
   'use strict';
 
   const A = window.CanastaReferee;
+  const TIMEOUT_MS = 20000; // a request with no answer by then counts as no connection
 
   class ApiError extends Error {
     constructor(problem, offline) {
@@ -30,11 +31,20 @@
       init.body = JSON.stringify(body);
     }
     let response;
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), TIMEOUT_MS);
+    init.signal = stop.signal;
     try {
       response = await fetch(withLang(path), init);
     } catch (e) {
+      // No answer at all (no network, a dead connection, a captive portal, or too slow): the page is offline.
+      A.offline.reached(false);
       throw new ApiError({ title: A.t('problem.offline.title'), detail: A.t('problem.offline.detail') }, true);
+    } finally {
+      clearTimeout(timer);
     }
+    // Rule data may come from the service worker's cache; only an answer the service gave counts as online.
+    if (method !== 'GET') A.offline.reached(true);
     const type = response.headers.get('Content-Type') || '';
     if (!response.ok) {
       let problem = { title: A.t('problem.status', { status: response.status }), status: response.status };

@@ -6,6 +6,7 @@
 
   const A = window.CanastaReferee;
   const t = (...args) => A.t(...args);
+  const PROBE_TIMEOUT_MS = 8000;
 
   function register() {
     if (!('serviceWorker' in navigator)) return;
@@ -42,25 +43,57 @@
   }
 
   let firstWarm = false;
+  // Whether the service answered the last time the page asked. navigator.onLine alone is not enough:
+  // it stays true on a captive portal, a dead mobile connection or behind a cut-off access point.
+  let reachable = true;
+
+  function isOffline() { return !navigator.onLine || !reachable; }
 
   function showStatus() {
     const line = A.byId('net-status');
     if (!line) return;
-    line.hidden = navigator.onLine;
-    line.textContent = navigator.onLine ? '' : t('net.offline');
+    line.hidden = !isOffline();
+    line.textContent = isOffline() ? t('net.offline') : '';
+  }
+
+  /** What a request found out: `true` the service answered, `false` nothing answered. */
+  function reached(ok) {
+    const was = reachable;
+    reachable = Boolean(ok);
+    if (was === reachable) return;
+    showStatus();
+    if (reachable) { A.views.score.connectionBack(); warm(); }
+  }
+
+  /**
+   * Ask the service itself (not the worker's cache, which answers the page's own files and rule
+   * data without a connection) whether it is there. Cheap: /healthz is a few bytes.
+   */
+  async function probe() {
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), PROBE_TIMEOUT_MS);
+    try {
+      const response = await fetch('/healthz', { cache: 'no-store', signal: stop.signal });
+      reached(response.ok || response.status < 500);
+    } catch (e) {
+      reached(false);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   function start() {
     register();
     showStatus();
     window.addEventListener('offline', showStatus);
-    window.addEventListener('online', () => { showStatus(); A.views.score.connectionBack(); warm(); });
-    document.addEventListener('visibilitychange', () => { if (!document.hidden && navigator.onLine) A.views.score.connectionBack(); });
+    window.addEventListener('online', () => { showStatus(); probe(); });
+    document.addEventListener('visibilitychange', () => { if (!document.hidden && navigator.onLine) probe(); });
     // A round saved offline is scored as soon as the service answers again, even without an 'online' event.
-    setInterval(() => { if (navigator.onLine) A.views.score.connectionBack(); }, 15000);
+    setInterval(() => { if (navigator.onLine) { if (reachable) A.views.score.connectionBack(); else probe(); } }, 15000);
     if (navigator.serviceWorker && navigator.serviceWorker.controller) firstWarm = true; // this visit's data came through it
+    probe();
     warm();
   }
 
-  A.offline = { start, showStatus, warm };
+  A.offline = { start, showStatus, warm, reached, probe, isOffline };
 }());

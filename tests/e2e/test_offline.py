@@ -107,3 +107,28 @@ def test_a_ruling_without_a_connection_says_so_and_keeps_the_facts(phone):
     page.context.set_offline(False)
     page.locator("#rule-button").tap()
     expect(page.locator("#ruling .verdict")).to_be_visible()
+
+
+def test_requests_that_fail_count_as_offline_even_when_the_phone_says_online(phone):
+    """A captive portal or a dead mobile link: navigator.onLine stays true, but nothing answers.
+
+    Every request is made to fail with Playwright's request interception; the page must say it
+    is offline because its requests fail, and say it is back once one succeeds.
+    """
+    page, base = phone
+    open_page(page, base)
+    page.locator("label[for=variant-sv-classic]").tap()
+    page.locator('#field-top .kind[data-kind="8"]').tap()
+    expect(page.locator("#net-status")).to_be_hidden()
+
+    page.context.route("**/*", lambda route: route.abort("failed"))
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .problem")).to_be_visible()
+    expect(page.locator("#net-status")).to_be_visible()
+    expect(page.locator("#net-status")).to_contain_text("Offline")
+    assert page.evaluate("navigator.onLine") is True  # the line tells the truth although the phone says online
+
+    page.context.unroute("**/*")
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .verdict")).to_be_visible()
+    expect(page.locator("#net-status")).to_be_hidden()
