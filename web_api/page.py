@@ -14,7 +14,8 @@ What this module adds on the way out, so a phone on a slow link loads little:
   ``/web/<stem>.<hash>.<ext>``, where the hash is of the content. Those URLs never
   change meaning, so they are ``public, max-age=31536000, immutable``. A hash that
   is not the current one is a 404 (the service worker keeps whole versions).
-  ``/`` and the plain ``/web/<file>`` names stay ``no-cache`` with an ETag.
+  ``/`` and the plain ``/web/<file>`` names stay ``no-cache`` with an ETag, one per encoding
+  (identity, gzip and br bodies each have their own, so a revalidation never mixes them up).
 * **Compression.** The page's own files are compressed once per content, at the highest level
   (brotli 11 when the ``brotli`` package is installed and the browser accepts it, else gzip 9;
   :mod:`web_api.compression` chooses and remembers),
@@ -176,12 +177,15 @@ def _send(a: Assets, data: bytes, mimetype: str, cache: str, etag: bool) -> Resp
     response.headers["Cache-Control"] = cache
     response.vary.add("Accept-Encoding")
     tag = a.tag(data)
+    coding = compression.choose_coding(request.accept_encodings) if len(data) > compression.MIN_SIZE else None
     if etag:
-        response.set_etag(tag)
-        if request.if_none_match.contains(tag):
+        # One ETag per encoding: the gzip and the brotli bodies are different bytes, and a cache
+        # that revalidates one must not be told it holds the other (RFC 9110, 8.8.3).
+        own = f"{tag}-{coding}" if coding else tag
+        response.set_etag(own)
+        if request.if_none_match.contains(own):
             response.status_code = 304
             return response
-    coding = compression.choose_coding(request.accept_encodings) if len(data) > compression.MIN_SIZE else None
     if coding:
         response.set_data(compression.remembered(tag, data, coding, PAGE_LEVEL[coding]))
         response.headers["Content-Encoding"] = coding

@@ -79,6 +79,29 @@ def test_unchanged_page_costs_a_304(client):
     assert again.get_data() == b""
 
 
+@pytest.mark.parametrize("path", ["/", "/web/style.css", "/web/sw.js"])
+def test_each_encoding_has_its_own_etag(client, path):
+    """identity, gzip and br bodies are different bytes: each has its own strong ETag, each revalidates alone."""
+    codings = ["identity", "gzip"]
+    try:
+        import brotli  # noqa: F401
+        codings.append("br")
+    except ImportError:
+        pass
+    tags = {}
+    for coding in codings:
+        first = client.get(path, headers={"Accept-Encoding": coding})
+        assert first.headers.get("Content-Encoding", "identity") == coding, coding
+        tags[coding] = first.headers["ETag"]
+        assert not tags[coding].startswith("W/"), "a strong ETag: the bytes are exactly these"
+        again = client.get(path, headers={"Accept-Encoding": coding, "If-None-Match": tags[coding]})
+        assert again.status_code == 304, coding
+    assert len(set(tags.values())) == len(codings), tags
+    # A tag of one encoding does not revalidate another: the body is sent again, in the encoding asked for.
+    crossed = client.get(path, headers={"Accept-Encoding": "gzip", "If-None-Match": tags["identity"]})
+    assert crossed.status_code == 200 and crossed.headers["Content-Encoding"] == "gzip"
+
+
 @pytest.mark.parametrize("name,mimetype", [("dom.js", "text/javascript"), ("style.css", "text/css"),
                                            ("icon.svg", "image/svg+xml"), ("i18n/da.js", "text/javascript")])
 def test_plain_names_are_still_served_and_revalidated(client, name, mimetype):
