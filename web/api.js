@@ -24,11 +24,22 @@
     return `${path}${path.includes('?') ? '&' : '?'}lang=${A.i18n.lang}`;
   }
 
+  /**
+   * The service's answer to `method path` (with `body`), in the reader's language. With no signal,
+   * rulings, options, scores and comparisons come from the engine kept on the phone (web/engine.js),
+   * the same answer marked `onPhone`; other requests, or no engine, fail with an offline ApiError.
+   */
   async function api(method, path, body) {
     const init = { method, headers: { Accept: 'application/json, application/problem+json', 'Accept-Language': A.i18n.lang } };
     if (body !== undefined) {
       init.headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(body);
+    }
+    // Known to be without signal, and the engine is on the phone: ask it at once (no 20 s wait on a dead
+    // link), and look again for the service in the background.
+    if (A.engine.serves(method, path) && A.offline.isOffline()) {
+      A.offline.probe();
+      return A.engine.answer(path, body);
     }
     let response;
     const stop = new AbortController();
@@ -39,6 +50,7 @@
     } catch (e) {
       // No answer at all (no network, a dead connection, a captive portal, or too slow): the page is offline.
       A.offline.reached(false);
+      if (A.engine.serves(method, path)) return A.engine.answer(path, body);
       throw new ApiError({ title: A.t('problem.offline.title'), detail: A.t('problem.offline.detail') }, true);
     } finally {
       clearTimeout(timer);

@@ -60,6 +60,7 @@
     ['settle', 'score', 'rules'].forEach((v) => A.views[v].relabel());
     if (current === 'source') route();
     A.offline.showStatus();
+    A.engine.show();
     A.matrix().then(() => ['settle', 'score'].forEach((v) => A.views[v].dataChanged())).catch(() => {});
   }
 
@@ -87,7 +88,8 @@
     document.documentElement.classList.add('ready');
     if (window.performance && performance.mark) performance.mark('usable'); // the first screen answers taps
     // After the first screen: the rule data (deck limits, questions, the rules view) and offline use.
-    A.offline.start();
+    // The engine (megabytes) only after the rule data (kilobytes), so the rules view is ready first.
+    A.offline.start().then(A.engine.start);
   }
 
   document.addEventListener('DOMContentLoaded', boot);

@@ -53,7 +53,7 @@
     const line = A.byId('net-status');
     if (!line) return;
     line.hidden = !isOffline();
-    line.textContent = isOffline() ? t('net.offline') : '';
+    line.textContent = isOffline() ? t(A.engine.ready() ? 'net.offlineEngine' : 'net.offline') : '';
   }
 
   /** What a request found out: `true` the service answered, `false` nothing answered. */
@@ -62,7 +62,7 @@
     reachable = Boolean(ok);
     if (was === reachable) return;
     showStatus();
-    if (reachable) { A.views.score.connectionBack(); warm(); }
+    if (reachable) { A.views.score.connectionBack(); warm(); } else A.engine.warm();
   }
 
   /**
@@ -74,6 +74,7 @@
     const timer = setTimeout(() => stop.abort(), PROBE_TIMEOUT_MS);
     try {
       const response = await fetch('/healthz', { cache: 'no-store', signal: stop.signal });
+      await response.arrayBuffer(); // read to the end: the connection is free again
       reached(response.ok || response.status < 500);
     } catch (e) {
       reached(false);
@@ -92,7 +93,7 @@
     setInterval(() => { if (navigator.onLine) { if (reachable) A.views.score.connectionBack(); else probe(); } }, 15000);
     if (navigator.serviceWorker && navigator.serviceWorker.controller) firstWarm = true; // this visit's data came through it
     probe();
-    warm();
+    return warm();
   }
 
   A.offline = { start, showStatus, warm, reached, probe, isOffline };

@@ -61,6 +61,9 @@
     focusHead(out, '.verdict, .compare-head, .problem');
   }
 
+  /** Said under an answer the engine on the phone gave (no signal): same engine, same words, made here. */
+  function onPhoneNote() { return h('p', { class: 'on-phone' }, t('ruling.onPhone')); }
+
   function offlineBox() {
     return h('div', { class: 'problem offline', role: 'alert' }, h('p', { class: 'problem-title' }, t('ruling.offlineTitle')),
       h('p', null, t('ruling.offline')));
@@ -81,6 +84,7 @@
       h('p', { class: 'verdict-word' }, verdictWord(ruling)),
       h('p', { class: 'verdict-sub' }, t(`q.${ctx.question}`), ' \u00b7 ', h('strong', { dataset: server }, A.variantName(ruling.variant)))));
 
+    if (ruling.onPhone) wrap.appendChild(onPhoneNote());
     const points = A.openPoints.pointsOf(ruling);
     if (points.length && ctx.answer) wrap.appendChild(A.openPoints.openPointsBox(points, ctx.answer));
 
@@ -169,6 +173,7 @@
     else if (result.agree) headline = t('compare.agree', { n: rulings.length, all: rulings.length === result.results.length, verdict: t(`verdict.${rulings[0].ruling.verdict}`) });
     else headline = t('compare.disagree');
     wrap.appendChild(h('h3', { class: 'compare-head' }, headline));
+    if (result.onPhone) wrap.appendChild(onPhoneNote());
     if (result.groups && result.groups.length > 1) {
       wrap.appendChild(h('ul', { class: 'groups' }, result.groups.map((g) => h('li', null,
         h('span', { class: `pill ${g.verdict}` }, t(`verdict.${g.verdict}`)), ' ',

@@ -26,23 +26,35 @@ What this module adds on the way out, so a phone on a slow link loads little:
   it control ``/``. Its text carries the list of versioned files and a version that
   changes with them and with the service's rule data, so a deploy with new files
   or new variants installs a new worker, which caches afresh and drops the old caches.
+* **The offline engine** (when ``scripts/install-engine-runtime`` has put it in
+  ``phone_engine/build/``): Pyodide's core and the project's archive, served from
+  ``/web/engine/<version>/<file>`` (the version is a hash of all of them: ``immutable``), each
+  in the smaller of its precompressed forms the browser accepts. The page learns the version
+  and the files' sizes from a ``<meta name="engine">`` this module adds to ``index.html``;
+  without the engine there is no such meta, and the page says it rules online only.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html as html_escape
 import json
+import os
 import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from flask import Blueprint, Response, abort, current_app, request
+from werkzeug.wsgi import wrap_file
 
 from . import compression
 from .caching import REVALIDATE
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+ENGINE_DIR = Path(__file__).resolve().parent.parent / "phone_engine" / "build"
+ENGINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
+                "referee.zip")
 IMMUTABLE = "public, max-age=31536000, immutable"
 SERVICE_WORKER = "sw.js"
 PAGE_LEVEL = {"br": 11, "gzip": 9}  # the page's files are few and fixed: compressed once, as small as can be
@@ -51,7 +63,8 @@ _BUNDLE = re.compile(r"<!-- bundle (\S+) -->(.*?)<!-- /bundle -->", re.S)
 _SCRIPT = re.compile(r'<script src="/web/([^"]+)" defer></script>')
 _REF = re.compile(r'((?:src|href|content)=")/web/([^"#?]+)(")')
 _HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{10})\.(?P<ext>[a-z0-9]+)$")
-_TYPES = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml", "html": "text/html",
+_TYPES = {"js": "text/javascript", "mjs": "text/javascript", "wasm": "application/wasm", "zip": "application/zip",
+          "css": "text/css", "svg": "image/svg+xml", "html": "text/html",
           "json": "application/json", "webmanifest": "application/manifest+json", "png": "image/png"}
 
 bp = Blueprint("page", __name__)
@@ -77,6 +90,8 @@ class Assets:
     worker_template: str = ""
     tags: dict[int, str] = field(default_factory=dict)  # id(body) -> its ETag: each body hashed once
     worker: bytes | None = None  # rendered on first request (it needs the app's rule data)
+    engine: str = ""  # the offline engine's version ("" when it is not installed)
+    engine_sizes: dict[str, int] = field(default_factory=dict)  # its files' sizes, for the page's progress bar
 
     def tag(self, data: bytes) -> str:
         hit = self.tags.get(id(data))
@@ -85,20 +100,51 @@ class Assets:
         return hit
 
 
+def engine_dir() -> Path:
+    return Path(os.environ.get("CANASTA_ENGINE_DIR") or ENGINE_DIR)
+
+
+def _engine_stamp() -> tuple:
+    """The engine's files as (name, mtime, size), or () when any is missing (not installed)."""
+    out = []
+    for name in ENGINE_FILES:
+        try:
+            st = (engine_dir() / name).stat()
+        except OSError:
+            return ()
+        out.append((name, st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
 def _stamp() -> tuple:
     files = []
     for p in WEB_DIR.rglob("*"):
         st = p.stat()
         if stat.S_ISREG(st.st_mode):
             files.append((str(p.relative_to(WEB_DIR)), st.st_mtime_ns, st.st_size))
-    return tuple(sorted(files))
+    return (tuple(sorted(files)), _engine_stamp())
+
+
+def _engine_version(engine: tuple) -> str:
+    """A hash of the engine's bytes: the same in every worker process and on every machine."""
+    h = hashlib.sha256()
+    for name, _, _ in engine:
+        with open(engine_dir() / name, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+    return h.hexdigest()[:12]
 
 
 def _build(stamp: tuple) -> Assets:
     assets = Assets(stamp)
-    for name, _, _ in stamp:
+    web, engine = stamp
+    for name, _, _ in web:
         assets.files[name] = (WEB_DIR / name).read_bytes()
     html = assets.files["index.html"].decode("utf-8")
+    if engine:
+        assets.engine = _engine_version(engine)
+        assets.engine_sizes = {name: size for name, _, size in engine}
+        html = html.replace("</head>", _engine_meta(assets) + "\n</head>", 1)
 
     def bundle(match: re.Match) -> str:
         target, block = match.group(1), match.group(2)
@@ -118,6 +164,11 @@ def _build(stamp: tuple) -> Assets:
     assets.index = html.encode("utf-8")
     assets.worker_template = worker
     return assets
+
+
+def _engine_meta(a: Assets) -> str:
+    about = {"base": f"/web/engine/{a.engine}/", "version": a.engine, "sizes": a.engine_sizes}
+    return f'<meta name="engine" content="{html_escape.escape(json.dumps(about, separators=(",", ":")))}">'
 
 
 def assets() -> Assets:
@@ -162,10 +213,11 @@ def _worker(a: Assets) -> bytes:
 
 def _render_worker(a: Assets) -> bytes:
     shell = _shell(a)
-    version = _digest("\n".join(shell + [_data_version()]).encode(), 12)
+    version = _digest("\n".join(shell + [_data_version(), a.engine]).encode(), 12)
     text = (a.worker_template
             .replace("'__VERSION__'", json.dumps(version))
             .replace("'__DATA_VERSION__'", json.dumps(_data_version()))
+            .replace("'__ENGINE__'", json.dumps(a.engine))
             .replace("['__SHELL__']", json.dumps(shell)))
     return text.encode("utf-8")
 
@@ -204,9 +256,32 @@ def index() -> Response:
     return _send(a, a.index, "text/html", REVALIDATE, etag=True)
 
 
+def _engine_file(a: Assets, version: str, name: str) -> Response:
+    """One file of the offline engine, in the smallest form the browser accepts (precompressed at set-up)."""
+    if not a.engine or version != a.engine or name not in a.engine_sizes:
+        abort(404)
+    path = engine_dir() / name
+    coding = compression.choose_coding(request.accept_encodings)
+    if coding and (engine_dir() / f"{name}.{'br' if coding == 'br' else 'gz'}").is_file():
+        path = engine_dir() / f"{name}.{'br' if coding == 'br' else 'gz'}"
+    else:
+        coding = None
+    fh = open(path, "rb")  # closed by the WSGI server with the response
+    response = Response(wrap_file(request.environ, fh), mimetype=_type_of(name), direct_passthrough=True)
+    response.content_length = path.stat().st_size
+    response.headers["Cache-Control"] = IMMUTABLE
+    response.vary.add("Accept-Encoding")
+    if coding:
+        response.headers["Content-Encoding"] = coding
+    return response
+
+
 @bp.get("/web/<path:name>")
 def web_file(name: str) -> Response:
     a = assets()
+    parts = name.split("/")
+    if len(parts) == 3 and parts[0] == "engine":
+        return _engine_file(a, parts[1], parts[2])
     if name == SERVICE_WORKER:
         response = _send(a, _worker(a), "text/javascript", REVALIDATE, etag=True)
         response.headers["Service-Worker-Allowed"] = "/"

@@ -204,3 +204,38 @@ def test_the_worker_changes_when_the_services_variants_change(tmp_path):
     assert worker["all"] != worker["fewer"]
     again = create_app({"TESTING": True, "VARIANTS_DIR": str(source)}).test_client().get("/web/sw.js").get_data(as_text=True)
     assert f'const DATA_VERSION = "{worker["all"]}";' in again  # the same data, the same version
+
+
+def test_the_engine_is_served_versioned_compressed_and_announced(client):
+    """With the runtime installed (scripts/install-engine-runtime), the page learns where it is and how big."""
+    import json
+    from html import unescape
+
+    from web_api.page import ENGINE_FILES, engine_dir
+
+    if not all((engine_dir() / n).is_file() for n in ENGINE_FILES):
+        pytest.fail("the offline engine is not installed: run `bash scripts/install-engine-runtime .venv/bin/python`",
+                    pytrace=False)
+    html = client.get("/").get_data(as_text=True)
+    about = json.loads(unescape(re.search(r'<meta name="engine" content="([^"]+)">', html).group(1)))
+    assert set(about["sizes"]) == set(ENGINE_FILES)
+    wasm = client.get(about["base"] + "pyodide.asm.wasm", headers={"Accept-Encoding": "gzip, br"})
+    assert wasm.status_code == 200 and wasm.mimetype == "application/wasm"
+    assert wasm.headers["Cache-Control"] == IMMUTABLE
+    assert wasm.headers.get("Content-Encoding") in ("br", "gzip")
+    assert int(wasm.headers["Content-Length"]) < about["sizes"]["pyodide.asm.wasm"] / 2
+    plain = client.get(about["base"] + "referee.zip")
+    assert plain.mimetype == "application/zip" and len(plain.get_data()) == about["sizes"]["referee.zip"]
+    assert client.get(about["base"] + "pyodide.mjs").mimetype == "text/javascript"
+    assert client.get("/web/engine/0123456789ab/referee.zip").status_code == 404  # another version
+    assert client.get(about["base"] + "package.json").status_code == 404  # only the engine's own files
+    # WebAssembly may be compiled by the page's worker; nothing else is loosened.
+    csp = client.get("/").headers["Content-Security-Policy"]
+    assert "script-src 'self' 'wasm-unsafe-eval';" in csp and "unsafe-eval'" not in csp.replace("'wasm-unsafe-eval'", "")
+
+
+def test_without_the_engine_the_page_has_no_engine_meta(client, monkeypatch, tmp_path):
+    monkeypatch.setenv("CANASTA_ENGINE_DIR", str(tmp_path))
+    html = client.get("/").get_data(as_text=True)
+    assert 'name="engine"' not in html
+    assert client.get("/web/engine/0123456789ab/referee.zip").status_code == 404

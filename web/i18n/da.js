@@ -13,6 +13,13 @@
     'title.settle': 'Afgør en uenighed', 'title.score': 'Skriv point', 'title.rules': 'Læs reglerne', 'title.source': 'Regeltekst',
     'boot.loading': 'Henter regelteksterne…',
     'boot.failed': 'Siden kunne ikke starte',
+    'net.offlineEngine': 'Ingen forbindelse: dommeren på telefonen afgør og regner point.',
+    'engine.keeping': (v) => `Gemmer dommeren på telefonen til spil uden dækning: ${v.n} %`,
+    'engine.ready': 'Klar uden dækning: afgørelser og point virker uden forbindelse.',
+    'engine.ask': (v) => `Gem dommeren på telefonen til spil uden dækning (omkring ${v.n} MB)`,
+    'engine.absent': 'Afgørelser kræver forbindelse: denne server har ingen dommer at gemme på telefonen.',
+    'engine.failed': 'Dommeren kunne ikke gemmes på telefonen endnu; afgørelser kræver forbindelse. Den prøver igen ved næste besøg.',
+    'ruling.onPhone': 'Afgjort på telefonen uden dækning, af den samme regelmotor som tjenesten.',
     'net.offline': 'Ingen forbindelse: reglerne og pointene virker; afgørelser venter.',
     yes: 'Ja', no: 'Nej', cancel: 'Annuller', keep: 'Nej, behold', close: 'Luk',
 

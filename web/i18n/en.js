@@ -14,6 +14,13 @@
     'title.settle': 'Settle a dispute', 'title.score': 'Keep score', 'title.rules': 'Read the rules', 'title.source': 'Rule text',
     'boot.loading': 'Loading the rule texts…',
     'boot.failed': 'The page could not start',
+    'net.offlineEngine': 'Offline: the referee on this phone rules and keeps score.',
+    'engine.keeping': (v) => `Keeping the referee on this phone for play without signal: ${v.n} %`,
+    'engine.ready': 'Ready without signal: rulings and scores work offline.',
+    'engine.ask': (v) => `Keep the referee on this phone for play without signal (about ${v.n} MB)`,
+    'engine.absent': 'Rulings need a connection: this server offers no referee for use without signal.',
+    'engine.failed': 'The referee could not be kept on this phone yet; rulings need a connection. It tries again on your next visit.',
+    'ruling.onPhone': 'Ruled on this phone without signal, by the same rules engine as the service.',
     'net.offline': 'Offline: the rules and the score keep working; rulings wait for a connection.',
     yes: 'Yes', no: 'No', cancel: 'Cancel', keep: 'No, keep it', close: 'Close',
 

@@ -13,6 +13,13 @@
     'title.settle': 'Avgjør en tvist', 'title.score': 'Før poeng', 'title.rules': 'Les reglene', 'title.source': 'Regeltekst',
     'boot.loading': 'Henter regeltekstene…',
     'boot.failed': 'Siden kunne ikke starte',
+    'net.offlineEngine': 'Ingen forbindelse: dommeren på telefonen avgjør og regner poeng.',
+    'engine.keeping': (v) => `Lagrer dommeren på telefonen til spill uten dekning: ${v.n} %`,
+    'engine.ready': 'Klar uten dekning: kjennelser og poeng virker uten forbindelse.',
+    'engine.ask': (v) => `Lagre dommeren på telefonen til spill uten dekning (omtrent ${v.n} MB)`,
+    'engine.absent': 'Kjennelser krever forbindelse: denne serveren har ingen dommer å lagre på telefonen.',
+    'engine.failed': 'Dommeren kunne ikke lagres på telefonen ennå; kjennelser krever forbindelse. Den prøver igjen ved neste besøk.',
+    'ruling.onPhone': 'Avgjort på telefonen uten dekning, av den samme regelmotoren som tjenesten.',
     'net.offline': 'Ingen forbindelse: reglene og poengene virker; kjennelser venter.',
     yes: 'Ja', no: 'Nei', cancel: 'Avbryt', keep: 'Nei, behold', close: 'Lukk',
 

@@ -13,6 +13,13 @@
     'title.settle': 'Avgör en tvist', 'title.score': 'Räkna poäng', 'title.rules': 'Läs reglerna', 'title.source': 'Regeltext',
     'boot.loading': 'Hämtar regeltexterna…',
     'boot.failed': 'Sidan kunde inte starta',
+    'net.offlineEngine': 'Ingen uppkoppling: domaren i telefonen dömer och räknar poäng.',
+    'engine.keeping': (v) => `Sparar domaren i telefonen för spel utan täckning: ${v.n} %`,
+    'engine.ready': 'Redo utan täckning: domslut och poäng fungerar utan uppkoppling.',
+    'engine.ask': (v) => `Spara domaren i telefonen för spel utan täckning (cirka ${v.n} MB)`,
+    'engine.absent': 'Domslut kräver uppkoppling: den här servern har ingen domare att spara i telefonen.',
+    'engine.failed': 'Domaren kunde inte sparas i telefonen än; domslut kräver uppkoppling. Den försöker igen vid nästa besök.',
+    'ruling.onPhone': 'Dömt i telefonen utan täckning, av samma regelmotor som tjänsten.',
     'net.offline': 'Ingen uppkoppling: reglerna och poängen fungerar; domslut väntar.',
     yes: 'Ja', no: 'Nej', cancel: 'Avbryt', keep: 'Nej, behåll', close: 'Stäng',
 
