@@ -9,11 +9,16 @@ Prints, for a 390 x 844 phone context against the real app on a loopback port:
 * time to usable on slow 3G (WebPageTest's profile: 400 kbit/s down and up, 400 ms round trip,
   CDP ``Network.emulateNetworkConditions``; "usable" is the page's performance mark, the first
   screen drawn and answering taps), the median of ``--runs`` fresh profiles;
+* when the engine runtime is installed (``scripts/install-engine-runtime``): its bytes as sent
+  (compressed), and the offline tap-to-answer time of the frozen-pile ruling under no-pagat:
+  cold (the first tap after an offline reload: the engine boots in its worker, loads and checks
+  the four variants, then rules) and warm (the next taps), from the tap to the verdict on screen.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import threading
@@ -69,13 +74,60 @@ def visit_bytes(browser, base, counter) -> tuple[int, int]:
         open_page(page, base)
         wait_until_kept_offline(page)
         page.wait_for_timeout(1000)
-        first = sum(s for _, s, _ in counter.take())
+        first = sum(s for p, s, _ in counter.take() if not p.startswith("/web/engine/"))
         page.reload()
         expect(page.locator("html.ready")).to_have_count(1)
         page.wait_for_timeout(2000)
         return first, sum(s for _, s, _ in counter.take())
     finally:
         context.close()
+
+
+def engine_figures(browser, base, counter, runs: int) -> None:
+    from conftest import open_context
+    from e2e_helpers import open_page
+    from playwright.sync_api import expect
+    from test_offline import wait_until_kept_offline
+
+    from web_api.page import ENGINE_FILES, engine_dir
+
+    if not all((engine_dir() / n).is_file() for n in ENGINE_FILES):
+        print("offline engine: not installed (bash scripts/install-engine-runtime)")
+        return
+    colds, warms, sent = [], [], 0
+    for _ in range(runs):
+        context, page, _ = open_context(browser, base)
+        try:
+            counter.take()
+            open_page(page, base)
+            page.locator("label[for=variant-no-pagat]").tap()
+            page.locator('#field-top .kind[data-kind="9"]').tap()
+            page.locator(".facts input[type=checkbox]").first.check()
+            page.locator('#field-with .kind[data-kind="9"]').tap()
+            page.locator('#field-with .kind[data-kind="JK"]').tap()
+            wait_until_kept_offline(page)
+            expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=120_000)
+            sent = sum(s for p, s, _ in counter.take() if p.startswith("/web/engine/"))
+            page.context.set_offline(True)
+            page.reload()
+            expect(page.locator("html.ready")).to_have_count(1)
+            for i in range(4):
+                page.evaluate("document.getElementById('ruling').textContent = ''")
+                start = page.evaluate("performance.now()")
+                page.locator("#rule-button").click()
+                expect(page.locator("#ruling .on-phone")).to_be_visible(timeout=120_000)
+                took = page.evaluate("performance.now()") - start
+                (colds if i == 0 else warms).append(took)
+        finally:
+            context.close()
+    print(f"offline engine: {sent / 1024 / 1024:.2f} MiB as sent (compressed), fetched once after the first screen")
+    print(f"offline tap to answer (frozen pile, no-pagat): cold median {statistics.median(colds):.0f} ms "
+          f"(runs: {', '.join(f'{c:.0f}' for c in colds)}); warm median {statistics.median(warms):.0f} ms "
+          f"(max {max(warms):.0f} ms)")
+
+
+def load() -> str:
+    return "load average " + " ".join(open("/proc/loadavg").read().split()[:3]) + f" on {os.cpu_count()} cores"
 
 
 def main() -> None:
@@ -86,6 +138,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     server, base, counter = serve()
+    print(f"before: {load()}")
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -95,8 +148,10 @@ def main() -> None:
                 usable = [usable_on_slow_3g(browser, base) for _ in range(args.runs)]
                 print(f"usable on slow 3G: median {statistics.median(usable):.0f} ms "
                       f"(runs: {', '.join(f'{u:.0f}' for u in usable)})")
+                engine_figures(browser, base, counter, args.runs)
             finally:
                 browser.close()
+                print(f"after: {load()}")
     finally:
         server.shutdown()
 
