@@ -6,10 +6,13 @@ fetched from another host and no inline scripts or styles, so it runs under a
 
 What this module adds on the way out, so a phone on a slow link loads little:
 
-* **One script instead of twenty.** ``index.html`` lists the page's small modules
-  between ``<!-- bundle app.js -->`` and ``<!-- /bundle -->``; they are served
-  joined, in that order, as one file. On a 400 ms round trip every extra wave of
-  requests costs a visible pause (browsers open six connections per host).
+* **One script instead of twenty.** The page is ES modules (``web/*.js``, each importing what it
+  uses; ``web/boot.js`` is the entry). ``index.html`` names the entry between
+  ``<!-- bundle app.js -->`` and ``<!-- /bundle -->``; it is served as one module script holding
+  the whole import graph (:func:`bundle_modules`), because on a 400 ms round trip every wave of
+  module requests costs a visible pause. Each module keeps its own scope (a block), its imports
+  become reads of the modules before it, so the page still has no global name. The modules
+  themselves stay servable as they are, for reading and debugging.
 * **Versioned URLs.** Every ``/web/`` reference in the page becomes
   ``/web/<stem>.<hash>.<ext>``, where the hash is of the content. Those URLs never
   change meaning, so they are ``public, max-age=31536000, immutable``. A hash that
@@ -60,7 +63,11 @@ SERVICE_WORKER = "sw.js"
 PAGE_LEVEL = {"br": 11, "gzip": 9}  # the page's files are few and fixed: compressed once, as small as can be
 
 _BUNDLE = re.compile(r"<!-- bundle (\S+) -->(.*?)<!-- /bundle -->", re.S)
-_SCRIPT = re.compile(r'<script src="/web/([^"]+)" defer></script>')
+_SCRIPT = re.compile(r'<script type="module" src="/web/([^"]+)"></script>')
+_IMPORT = re.compile(r"^import\s+(?:\{([^}]*)\}|(\w+))\s+from\s+'(\./[^']+)';[ \t]*$", re.M)
+_EXPORT_DECL = re.compile(r"^export\s+((?:async\s+)?function\*?|const|class)\s+(\w+)", re.M)
+_EXPORT_LIST = re.compile(r"^export\s+\{([^}]*)\};[ \t]*$", re.M)
+_EXPORT_DEFAULT = re.compile(r"^export\s+default\s+", re.M)
 _REF = re.compile(r'((?:src|href|content)=")/web/([^"#?]+)(")')
 _HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{10})\.(?P<ext>[a-z0-9]+)$")
 _TYPES = {"js": "text/javascript", "mjs": "text/javascript", "wasm": "application/wasm", "zip": "application/zip",
@@ -92,6 +99,7 @@ class Assets:
     worker: bytes | None = None  # rendered on first request (it needs the app's rule data)
     engine: str = ""  # the offline engine's version ("" when it is not installed)
     engine_sizes: dict[str, int] = field(default_factory=dict)  # its files' sizes, for the page's progress bar
+    bundled: list[str] = field(default_factory=list)  # the modules the bundle holds (not cached on their own)
 
     def tag(self, data: bytes) -> str:
         hit = self.tags.get(id(data))
@@ -135,6 +143,83 @@ def _engine_version(engine: tuple) -> str:
     return h.hexdigest()[:12]
 
 
+class ModuleError(ValueError):
+    """A page module the bundler cannot take (a form of import or export it does not know, a cycle)."""
+
+
+def _module_var(name: str) -> str:
+    return "__" + re.sub(r"\W", "_", name)
+
+
+def _module_parts(name: str, text: str) -> tuple[list[str], str]:
+    """A module's dependencies, and its body with imports read from them and exports collected."""
+    folder = name.rpartition("/")[0]
+    deps: list[str] = []
+
+    def resolve(spec: str) -> str:
+        parts = [p for p in (folder.split("/") if folder else []) + spec.split("/") if p not in ("", ".")]
+        return "/".join(parts)
+
+    def imported(m: re.Match) -> str:
+        dep = resolve(m.group(3))
+        deps.append(dep)
+        if m.group(2):
+            return f"const {m.group(2)} = {_module_var(dep)}.default;"
+        names = ", ".join(f"{a.strip()}: {b.strip()}" if " as " in n else n.strip()
+                          for n in m.group(1).split(",") if n.strip() for a, _, b in [n.partition(" as ")])
+        return f"const {{ {names} }} = {_module_var(dep)};"
+
+    body = _IMPORT.sub(imported, text)
+    exported: list[str] = [m.group(2) for m in _EXPORT_DECL.finditer(body)]
+    body = _EXPORT_DECL.sub(lambda m: f"{m.group(1)} {m.group(2)}", body)
+
+    def listed(m: re.Match) -> str:
+        for n in m.group(1).split(","):
+            local, _, public = n.strip().partition(" as ")
+            if local:
+                exported.append(f"{public}: {local}" if public else local)
+        return ""
+
+    body = _EXPORT_LIST.sub(listed, body)
+    if _EXPORT_DEFAULT.search(body):
+        body = _EXPORT_DEFAULT.sub("const __default = ", body, count=1)
+        exported.append("default: __default")
+    if re.search(r"^\s*(import|export)\b", body, re.M):
+        raise ModuleError(f"web/{name}: an import or export the page's bundler does not know")
+    return deps, f"{body.rstrip()}\nObject.assign({_module_var(name)}, {{ {', '.join(exported)} }});\n"
+
+
+def bundle_modules(entry: str, files: dict[str, bytes]) -> tuple[bytes, list[str]]:
+    """The import graph from ``entry`` as one module script, dependencies first; and the modules in it.
+
+    Imports run one way (a cycle is refused): each module runs once, after what it imports, in its
+    own block, so its names stay its own; ``export let`` (a binding that changes) is not allowed.
+    """
+    order: list[str] = []
+    parts: dict[str, str] = {}
+    visiting: set[str] = set()
+
+    def visit(name: str, chain: tuple) -> None:
+        if name in parts:
+            return
+        if name in visiting:
+            raise ModuleError("web/ modules import each other in a circle: " + " -> ".join(chain + (name,)))
+        if name not in files:
+            raise ModuleError(f"web/{chain[-1] if chain else name} imports web/{name}, which does not exist")
+        visiting.add(name)
+        deps, body = _module_parts(name, files[name].decode("utf-8"))
+        for dep in deps:
+            visit(dep, chain + (name,))
+        visiting.discard(name)
+        parts[name] = body
+        order.append(name)
+
+    visit(entry, ())
+    out = ["const " + ", ".join(f"{_module_var(n)} = {{}}" for n in order) + ";\n"]
+    out += [f"/* web/{n} */\n{{\n{parts[n]}}}\n" for n in order]
+    return "".join(out).encode("utf-8"), order
+
+
 def _build(stamp: tuple) -> Assets:
     assets = Assets(stamp)
     web, engine = stamp
@@ -148,12 +233,11 @@ def _build(stamp: tuple) -> Assets:
 
     def bundle(match: re.Match) -> str:
         target, block = match.group(1), match.group(2)
-        parts = []
-        for src in _SCRIPT.findall(block):
-            # Each module is an IIFE ending in a newline; the comment names it for a stack trace reader.
-            parts.append(f"/* web/{src} */\n".encode() + assets.files[src].rstrip(b"\n") + b"\n")
-        assets.files[target] = b"".join(parts)
-        return f'<script src="/web/{target}" defer></script>'
+        entries = _SCRIPT.findall(block)
+        if len(entries) != 1:
+            raise ModuleError(f"index.html: the {target} bundle names {len(entries)} entry modules, not one")
+        assets.files[target], assets.bundled = bundle_modules(entries[0], assets.files)
+        return f'<script type="module" src="/web/{target}"></script>'
 
     html = _BUNDLE.sub(bundle, html)
     worker = assets.files.pop(SERVICE_WORKER, b"").decode("utf-8")
@@ -198,9 +282,7 @@ def _data_version() -> str:
 
 def _shell(a: Assets) -> list[str]:
     """What the worker stores on install: the page and every file it may load (not the bundled modules)."""
-    bundled = set()
-    for block in _BUNDLE.finditer(a.files["index.html"].decode("utf-8")):
-        bundled.update(_SCRIPT.findall(block.group(2)))
+    bundled = set(a.bundled)
     keep = [n for n in a.hashed if n not in bundled and n != "index.html"]
     return ["/"] + sorted(f"/web/{a.hashed[n]}" for n in keep)
 
