@@ -6,6 +6,7 @@ import { api, variantName } from './api.js';
 import { byId, clear, h, motion } from './dom.js';
 import { capitalise, t } from './i18n.js';
 import { openPoints } from './openpoints.js';
+import { on } from './store.js';
 import { citationBlock, humanPointer, problemBox, serverWords } from './words.js';
 
 const server = { server: '' };
@@ -43,8 +44,33 @@ function decidingReasons(ruling, question) {
   return (hits.length ? hits : ruling.reasons.filter((r) => r.rule !== 'turn.draw_first')).slice(0, 2);
 }
 
+/**
+ * The facts changed after the answer on screen was given: mark it out of date (and not when they
+ * are changed back). `facts` is the settle view's state as JSON, as it was sent with the question.
+ */
+function factsChanged(facts) {
+  const out = byId('ruling');
+  if (!out || !last || !out.querySelector('.ruling-body, .compare-body')) return;
+  const stale = facts !== last.ctx.facts;
+  out.classList.toggle('stale', stale);
+  let note = out.querySelector('.stale-note');
+  if (stale && !note) {
+    note = h('p', { class: 'stale-note', role: 'status' }, t('ruling.stale'));
+    out.prepend(note);
+  } else if (!stale && note) note.remove();
+}
+
+/** A new language: the answer on screen is asked again in it (the facts it answered are kept); an out-of-date one is only relabelled. */
+function relabel() {
+  const out = byId('ruling');
+  if (!last || !out || !out.querySelector('.ruling-body, .compare-body')) return;
+  if (out.classList.contains('stale')) { out.querySelector('.stale-note').textContent = t('ruling.stale'); return; }
+  ask(last.variant, last.body, last.labels, last.ctx);
+}
+
 async function ask(variant, body, labels, ctx) {
   last = { variant, body, labels, ctx };
+  byId('ruling').classList.remove('stale');
   const out = byId('ruling');
   clear(out).appendChild(h('p', { class: 'busy' }, t('ruling.asking')));
   try {
@@ -238,4 +264,6 @@ function renderCompare(result, labels, ctx) {
   return wrap;
 }
 
-export const ruling = { ask };
+on('facts-changed', factsChanged);
+
+export const ruling = { ask, relabel };

@@ -13,7 +13,7 @@ import { t } from './i18n.js';
 import { openPoints } from './openpoints.js';
 import { CardField, CardForm } from './picker.js';
 import { ruling } from './ruling.js';
-import { on } from './store.js';
+import { emit, on } from './store.js';
 
 
 const QUESTIONS = ['take_pile', 'meld', 'open', 'go_out', 'discard'];
@@ -35,7 +35,8 @@ const m = Object.assign(blank(), recall(KEY, {}));
 m.variant = null;
 let form = null;
 // Saved at every change (a few hundred bytes): a reload or a closed tab loses nothing.
-const save = () => store(KEY, m);
+/** Keep the facts on the phone, and say they changed (a ruling on other facts is then out of date). */
+const save = () => { store(KEY, m); emit('facts-changed', JSON.stringify(m)); };
 
 const nonEmpty = (melds) => melds.filter((x) => x.length);
 const flat = (melds) => melds.reduce((a, x) => a.concat(x), []);
@@ -533,6 +534,7 @@ async function submit(ev) {
   if (Object.keys(house).length) body.house_rules = house;
   ruling.ask(m.variant, body, built.labels, {
     question: m.question,
+    facts: JSON.stringify(m),
     answer: (name, value) => { setHouseRule(name, value); submit(); },
   });
 }
@@ -562,7 +564,7 @@ function show() {
 }
 
 /** The language changed: draw the words again (the facts stay). */
-function relabel() { renderVariantChoices(); renderQuestionChoices(); renderHouse(); renderFacts(); }
+function relabel() { renderVariantChoices(); renderQuestionChoices(); renderHouse(); renderFacts(); ruling.relabel(); }
 
 on('data-changed', () => view.dataChanged());
 

@@ -17,6 +17,7 @@ export default {
   'engine.ask': (v) => `Gem dommeren på telefonen til spil uden dækning (omkring ${v.n} MB)`,
   'engine.absent': 'Afgørelser kræver forbindelse: denne server har ingen dommer at gemme på telefonen.',
   'engine.failed': 'Dommeren kunne ikke gemmes på telefonen endnu; afgørelser kræver forbindelse. Den prøver igen ved næste besøg.',
+  'ruling.stale': 'Forældet: oplysningerne er ændret efter dette svar. Tryk på »Afgør« igen.',
   'ruling.onPhone': 'Afgjort på telefonen uden dækning, af den samme regelmotor som tjenesten.',
   'net.offline': 'Ingen forbindelse: reglerne og pointene virker; afgørelser venter.',
   yes: 'Ja', no: 'Nej', cancel: 'Annuller', keep: 'Nej, behold', close: 'Luk',

@@ -18,6 +18,7 @@ export default {
   'engine.ask': (v) => `Keep the referee on this phone for play without signal (about ${v.n} MB)`,
   'engine.absent': 'Rulings need a connection: this server offers no referee for use without signal.',
   'engine.failed': 'The referee could not be kept on this phone yet; rulings need a connection. It tries again on your next visit.',
+  'ruling.stale': 'Out of date: the facts changed after this answer. Tap “Rule on it” again.',
   'ruling.onPhone': 'Ruled on this phone without signal, by the same rules engine as the service.',
   'net.offline': 'Offline: the rules and the score keep working; rulings wait for a connection.',
   yes: 'Yes', no: 'No', cancel: 'Cancel', keep: 'No, keep it', close: 'Close',

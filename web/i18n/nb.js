@@ -17,6 +17,7 @@ export default {
   'engine.ask': (v) => `Lagre dommeren på telefonen til spill uten dekning (omtrent ${v.n} MB)`,
   'engine.absent': 'Kjennelser krever forbindelse: denne serveren har ingen dommer å lagre på telefonen.',
   'engine.failed': 'Dommeren kunne ikke lagres på telefonen ennå; kjennelser krever forbindelse. Den prøver igjen ved neste besøk.',
+  'ruling.stale': 'Utdatert: opplysningene er endret etter dette svaret. Trykk «Avgjør» igjen.',
   'ruling.onPhone': 'Avgjort på telefonen uten dekning, av den samme regelmotoren som tjenesten.',
   'net.offline': 'Ingen forbindelse: reglene og poengene virker; kjennelser venter.',
   yes: 'Ja', no: 'Nei', cancel: 'Avbryt', keep: 'Nei, behold', close: 'Lukk',

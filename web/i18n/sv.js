@@ -17,6 +17,7 @@ export default {
   'engine.ask': (v) => `Spara domaren i telefonen för spel utan täckning (cirka ${v.n} MB)`,
   'engine.absent': 'Domslut kräver uppkoppling: den här servern har ingen domare att spara i telefonen.',
   'engine.failed': 'Domaren kunde inte sparas i telefonen än; domslut kräver uppkoppling. Den försöker igen vid nästa besök.',
+  'ruling.stale': 'Inaktuellt: uppgifterna har ändrats efter det här svaret. Tryck på ”Döm” igen.',
   'ruling.onPhone': 'Dömt i telefonen utan täckning, av samma regelmotor som tjänsten.',
   'net.offline': 'Ingen uppkoppling: reglerna och poängen fungerar; domslut väntar.',
   yes: 'Ja', no: 'Nej', cancel: 'Avbryt', keep: 'Nej, behåll', close: 'Stäng',
