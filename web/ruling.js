@@ -65,7 +65,8 @@ function relabel() {
   const out = byId('ruling');
   if (!last || !out || !out.querySelector('.ruling-body, .compare-body')) return;
   if (out.classList.contains('stale')) { out.querySelector('.stale-note').textContent = t('ruling.stale'); return; }
-  ask(last.variant, last.body, last.labels, last.ctx);
+  if (last.ctx.kind === 'options') options(last.body, last.labels, last.ctx);
+  else ask(last.variant, last.body, last.labels, last.ctx);
 }
 
 async function ask(variant, body, labels, ctx) {
@@ -264,6 +265,55 @@ function renderCompare(result, labels, ctx) {
   return wrap;
 }
 
+/** "What may I do?": the service's groups of legal moves, each move a button that shows its ruling. */
+async function options(body, labels, ctx) {
+  last = { variant: body.variant, body, labels, ctx: Object.assign({ kind: 'options' }, ctx) };
+  const out = byId('ruling');
+  out.classList.remove('stale');
+  clear(out).appendChild(h('p', { class: 'busy' }, t('options.asking')));
+  try {
+    const result = await api('POST', '/v1/options', body);
+    clear(out).appendChild(renderOptions(result, labels, ctx));
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    clear(out).appendChild(e.offline ? offlineBox() : problemBox(e.problem, labels));
+  }
+  focusHead(out, '.compare-head, .problem');
+}
+
+function renderOptions(result, labels, ctx) {
+  const wrap = h('div', { class: 'compare-body options-body' });
+  wrap.appendChild(h('h3', { class: 'compare-head' }, t('options.title', { name: variantName(result.variant) })));
+  if (result.onPhone) wrap.appendChild(onPhoneNote());
+  if (result.opening_requirement && result.opening_requirement.text) {
+    wrap.appendChild(h('p', { class: 'opening', dataset: server }, result.opening_requirement.text));
+  }
+  result.groups.forEach((g) => {
+    const section = h('section', { class: 'options-group', dataset: { kind: g.kind } }, h('h3', { dataset: server }, g.heading));
+    if (g.options.length) {
+      section.appendChild(h('ul', { class: 'options-list' }, g.options.map((o) => h('li', null, optionButton(o, labels, ctx)))));
+    } else {
+      const why = g.blocked ? g.blocked.summary : t('options.none');
+      section.appendChild(h('p', { class: 'options-none', dataset: g.blocked ? server : {} }, why));
+    }
+    wrap.appendChild(section);
+  });
+  return wrap;
+}
+
+function optionButton(o, labels, ctx) {
+  const panel = h('div', { class: 'option-why', hidden: true });
+  const button = h('button', { type: 'button', class: 'option-button', 'aria-expanded': 'false', dataset: { key: o.key } },
+    h('span', { dataset: server }, o.description), h('span', { class: `pill ${o.verdict}` }, t(`verdict.${o.verdict}`)));
+  button.addEventListener('click', () => {
+    const open = button.getAttribute('aria-expanded') !== 'true';
+    button.setAttribute('aria-expanded', String(open));
+    if (open && !panel.firstChild) panel.appendChild(renderRuling(o.ruling, labels, Object.assign({}, ctx, { answer: null })));
+    panel.hidden = !open;
+  });
+  return h('div', null, button, panel);
+}
+
 on('facts-changed', factsChanged);
 
-export const ruling = { ask, relabel };
+export const ruling = { ask, relabel, options };

@@ -539,6 +539,30 @@ async function submit(ev) {
   });
 }
 
+/**
+ * "What may I do?": every legal move in the situation entered so far (POST /v1/options), whatever
+ * the question: the hand and the table as the form has them, the turn left to the service (it lists
+ * the moves before and after the draw).
+ */
+function askOptions() {
+  byId('facts-error').hidden = true;
+  let built;
+  try {
+    if (m.variant === 'all') throw new Problem(t('options.oneVariant'), 'variant');
+    built = buildRequest();
+  } catch (e) {
+    if (!(e instanceof Problem)) throw e;
+    showProblem(e);
+    return;
+  }
+  const situation = Object.assign({}, built.situation);
+  delete situation.turn;
+  const body = { variant: m.variant, situation };
+  const house = houseRules();
+  if (Object.keys(house).length) body.house_rules = house;
+  ruling.options(body, built.labels, { question: m.question, facts: JSON.stringify(m) });
+}
+
 // ==========================================================================================
 
 function init() {
@@ -550,6 +574,7 @@ function init() {
   renderQuestionChoices();
   setVariant(m.variant);
   byId('facts').addEventListener('submit', submit);
+  byId('options-button').addEventListener('click', askOptions);
 }
 
 function show() {
