@@ -154,6 +154,12 @@ function limitsFor(id) {
 /** Name of a variant for people (the service's `name`, in the reader's language once it sends one). */
 function variantName(id) { const v = cache.byId[id]; return v ? v.name : t('variant.unknown'); }
 
+/** The variants in the order a reader looks for them: those written in the reader's language first. */
+function variantsForReader() {
+  const mine = (v) => (v.language === i18n.lang || (v.language === 'no' && i18n.lang === 'nb') ? 0 : 1);
+  return cache.variants.map((v, i) => [mine(v), i, v]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+}
+
 function languageName(code) { return t(`langname.${code}`); }
 
-export { ApiError, api, cache, loadVariants, matrix, sourceText, value, paramInfo, limitsFor, variantName, languageName, isOffline, reached, probe };
+export { ApiError, api, cache, loadVariants, matrix, sourceText, value, paramInfo, limitsFor, variantName, variantsForReader, languageName, isOffline, reached, probe };

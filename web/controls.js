@@ -50,8 +50,8 @@ function numberField(label, get, set, opts) {
   let negative = String(get() || '').trim().startsWith('-');
   const sign = o.negative ? h('button', { type: 'button', class: 'sign', 'aria-pressed': negative ? 'true' : 'false',
     'aria-label': t('num.minus'), dataset: { focus: `${id}-sign` },
-    on: { click: () => { negative = !negative; sign.setAttribute('aria-pressed', negative ? 'true' : 'false'); sign.textContent = negative ? '\u2212' : '+'; commit(); } } },
-  negative ? '\u2212' : '+') : null;
+    on: { click: () => { negative = !negative; sign.setAttribute('aria-pressed', negative ? 'true' : 'false'); sign.textContent = signWords(negative); commit(); } } },
+  signWords(negative)) : null;
   function commit() {
     const raw = input.value.trim(); // kept as typed; parseWhole judges it when the form is sent
     set(raw === '' ? '' : `${negative ? '-' : ''}${raw}`);
@@ -89,6 +89,9 @@ function segmented(legend, options, get, set, opts) {
   fs.appendChild(row);
   return fs;
 }
+
+/** The minus toggle's visible words: what it does, and a tick when it is on (never a bare "+"). */
+function signWords(negative) { return `${negative ? '\u2713 ' : ''}${t('num.minusShort')}`; }
 
 /** A whole number from a text entry: '' gives `empty`, junk gives NaN. */
 function parseWhole(text, empty) {

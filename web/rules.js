@@ -2,7 +2,7 @@
  * source text with a cited passage marked. Values are put in words; quotes stay in their language.
  */
 import { ApiError } from './api-error.js';
-import { cache, languageName, matrix, sourceText, variantName } from './api.js';
+import { cache, languageName, matrix, sourceText, variantName, variantsForReader } from './api.js';
 import { checkbox } from './controls.js';
 import { byId, clear, h } from './dom.js';
 import { fmtNumber, t } from './i18n.js';
@@ -46,7 +46,7 @@ function renderRulesView() {
   box.appendChild(h('p', { class: 'lead' }, t('rules.lead')));
   const texts = h('section', { class: 'block', 'aria-labelledby': 'texts-title' }, h('h3', { id: 'texts-title' }, t('rules.texts')));
   const list = h('ul', { class: 'text-list' });
-  cache.variants.forEach((v) => {
+  variantsForReader().forEach((v) => {
     list.appendChild(h('li', null, h('a', { class: 'text-link', href: `#source/${encodeURIComponent(v.id)}`, id: `read-${v.id}` },
       h('span', { class: 'choice-title', dataset: server }, v.name),
       h('span', { class: 'choice-sub' }, t('rules.textIn', { language: languageName(v.language) })))));

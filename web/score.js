@@ -4,7 +4,7 @@
  * next, each team's opening requirement, every round (open one for its lines and to correct
  * or delete it), the table's house rules, and a summary to share or print.
  */
-import { cache, value, variantName } from './api.js';
+import { cache, value, variantName, variantsForReader } from './api.js';
 import { fieldError, segmented } from './controls.js';
 import { byId, clear, copy, h, keepFocus, motion, recall, showError, store } from './dom.js';
 import { capitalise, fmtNumber, signed, t } from './i18n.js';
@@ -39,7 +39,7 @@ function renderSetup() {
     const last = recall('cr.variant', null);
     setup.variant = cache.byId[last] ? last : null; // the same default as the other tab; none on a first visit
   }
-  cache.variants.forEach((v) => {
+  variantsForReader().forEach((v) => {
     const id = `score-variant-${v.id}`;
     const input = h('input', { type: 'radio', name: 'score-variant', id, value: v.id, checked: setup.variant === v.id,
       on: { change: () => { if (input.checked) { setup.variant = v.id; store('cr.variant', v.id); renderSetup(); } } } });

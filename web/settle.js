@@ -5,7 +5,7 @@
  * would not enter (the pile under its top card, canastas given as a count) with free copies
  * of the deck, and labels every pointer of the request in words (see words.js).
  */
-import { cache, languageName, limitsFor } from './api.js';
+import { cache, languageName, limitsFor, variantsForReader } from './api.js';
 import { JOKER, cardShort, cardsText, countCards, freeCards, kindOf, kindUsed, kindWords, rankOf } from './cards.js';
 import { checkbox, fieldError, numberField, parseWhole, segmented, stepper } from './controls.js';
 import { byId, clear, h, recall, showError, store } from './dom.js';
@@ -46,7 +46,7 @@ const flat = (melds) => melds.reduce((a, x) => a.concat(x), []);
 
 function renderVariantChoices() {
   const box = clear(byId('variant-choices'));
-  cache.variants.forEach((v) => box.appendChild(variantTile(v.id, v.name, tileSub(v), 'variant')));
+  variantsForReader().forEach((v) => box.appendChild(variantTile(v.id, v.name, tileSub(v), 'variant')));
   box.appendChild(variantTile('all', t('variant.all'), t('variant.allSub'), 'variant'));
 }
 

@@ -130,3 +130,23 @@ def test_without_the_engine_the_page_says_it_rules_online_only(phone, monkeypatc
     page.locator('#field-top .kind[data-kind="8"]').tap()
     page.locator("#rule-button").tap()
     expect(page.locator("#ruling .verdict")).to_be_visible()  # online, the service rules as ever
+
+
+def test_install_criteria_manifest_service_worker_and_icons(phone, live_server):
+    """Chromium's own installability check finds nothing missing: manifest, icons (PNG, maskable), worker."""
+    import json
+
+    page, base = phone
+    open_page(page, base)
+    wait_until_kept_offline(page)
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    manifest = json.loads(page.evaluate("(u) => fetch(u).then((r) => r.text())", href))
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone" and manifest["name"]
+    pngs = {(i["sizes"], i["purpose"]) for i in manifest["icons"] if i["type"] == "image/png"}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= pngs
+    for icon in manifest["icons"]:
+        assert page.evaluate("(u) => fetch(u).then((r) => r.status)", icon["src"]) == 200, icon["src"]
+    cdp = page.context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # Playwright's contexts are incognito profiles, where nothing installs: that says nothing about the page
+    assert [e for e in errors if e["errorId"] != "in-incognito"] == [], errors

@@ -39,3 +39,11 @@ def test_a_changed_hand_marks_the_ruling_out_of_date_and_a_new_language_rerender
     expect(verdict.locator(".verdict-word")).to_have_text(ui_packs["sv"]["verdict.legal"])
     expect(page.locator("#ruling .why")).to_contain_text("nior")  # the service's words, in Swedish
     expect(stale).to_have_count(0)
+
+
+def test_rule_tiles_come_in_the_readers_language_first(phone_at, live_server):
+    for locale, first in (("sv-SE", ["sv-classic", "sv-gamerules"]), ("nb-NO", ["no-pagat"]), ("da-DK", ["da-ludo"])):
+        page = phone_at(locale=locale)
+        open_page(page, live_server)
+        ids = page.locator("#variant-choices input[name=variant]").evaluate_all("(xs) => xs.map((x) => x.value)")
+        assert ids[:len(first)] == first, (locale, ids)

@@ -86,6 +86,7 @@ export default {
   'kind.R3.1': 'rød 3\'er', 'kind.R3.n': 'røde 3\'ere', 'kind.B3.1': 'sort 3\'er', 'kind.B3.n': 'sorte 3\'ere',
   'kind.JK.1': 'joker', 'kind.JK.n': 'jokere',
   'step.fewer': (v) => `${v.label}: én færre`, 'step.more': (v) => `${v.label}: én mere`,
+  'num.minusShort': 'Minus',
   'num.minus': 'Minuspoint',
 
   'label.pileRed3': 'den røde 3\'er, der startede bunken', 'label.pileLower': 'et kort længere nede i bunken',

@@ -89,6 +89,7 @@ export default {
   'kind.R3.1': 'red three', 'kind.R3.n': 'red threes', 'kind.B3.1': 'black three', 'kind.B3.n': 'black threes',
   'kind.JK.1': 'joker', 'kind.JK.n': 'jokers',
   'step.fewer': (v) => `${v.label}: one fewer`, 'step.more': (v) => `${v.label}: one more`,
+  'num.minusShort': 'Minus',
   'num.minus': 'Minus score',
 
   // Words for what the page fills in

@@ -86,6 +86,7 @@ export default {
   'kind.R3.1': 'rød treer', 'kind.R3.n': 'røde treere', 'kind.B3.1': 'svart treer', 'kind.B3.n': 'svarte treere',
   'kind.JK.1': 'joker', 'kind.JK.n': 'jokere',
   'step.fewer': (v) => `${v.label}: én færre`, 'step.more': (v) => `${v.label}: én til`,
+  'num.minusShort': 'Minus',
   'num.minus': 'Minuspoeng',
 
   'label.pileRed3': 'den røde treeren som startet kastebunken', 'label.pileLower': 'et kort lenger nede i kastebunken',

@@ -86,6 +86,7 @@ export default {
   'kind.R3.1': 'röd trea', 'kind.R3.n': 'röda treor', 'kind.B3.1': 'svart trea', 'kind.B3.n': 'svarta treor',
   'kind.JK.1': 'joker', 'kind.JK.n': 'jokrar',
   'step.fewer': (v) => `${v.label}: en färre`, 'step.more': (v) => `${v.label}: en till`,
+  'num.minusShort': 'Minus',
   'num.minus': 'Minuspoäng',
 
   'label.pileRed3': 'den röda trean som startade kasthögen', 'label.pileLower': 'ett kort längre ner i kasthögen',
