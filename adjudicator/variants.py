@@ -259,7 +259,7 @@ def _tags(variant_id: str, where: str, quote: str, raw: dict) -> frozenset:
 def load_variant(path: Path) -> Variant:
     """Load and verify one variant file; raise :class:`VariantError` on any fault."""
     with open(path, encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
+        data = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml's safe loader: 10x faster
     if not isinstance(data, dict):
         raise VariantError(f"{path.name}: not a mapping")
     try:
