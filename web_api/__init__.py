@@ -15,7 +15,8 @@ Layout:
 * :mod:`web_api.rulings_api` -- ``/v1/adjudicate`` and ``/v1/rules``.
 * :mod:`web_api.scoring_api` -- ``/v1/score``.
 * :mod:`web_api.compare_api` -- ``/v1/compare`` and ``/v1/matrix``.
-* :mod:`web_api.security` -- security headers, caching, CORS on every response.
+* :mod:`web_api.security` -- security headers, caching, CORS on every response: the one
+  ``after_request`` hook, which also says the language and calls revalidation and compression.
 * :mod:`web_api.caching`, :mod:`web_api.compression` -- ETags and 304s; gzip and brotli.
   (:mod:`web_api.workers` is gunicorn's worker class, not part of the app.)
 * :mod:`web_api.request_id` -- the ``X-Request-ID`` of each request.
@@ -43,8 +44,8 @@ from flask import Flask
 
 from adjudicator.variants import load_all
 
-from . import (batch_api, caching, compare_api, compression, language, meta_api, options_api, page, rulings_api,
-               scoring_api, security, variants_api)
+from . import (batch_api, compare_api, meta_api, options_api, page, rulings_api, scoring_api, security,
+               variants_api)
 from .jsonio import OrjsonProvider
 from .problems import register_error_handlers
 
@@ -89,10 +90,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions[meta_api.OPENAPI_KEY] = OPENAPI_PATH.read_bytes()
 
     register_error_handlers(app)
-    compression.init_app(app)  # after_request hooks run in reverse order: compression last,
-    caching.init_app(app)  # after the ETag of the uncompressed body, after the security headers
-    security.init_app(app)  # first, so its hooks see every request (preflights end here)
-    language.init_app(app)
+    security.init_app(app)  # first, so its hooks see every request (preflights end here); its one
+    # after_request hook also says the language and runs revalidation and compression (web_api.security)
     app.register_blueprint(meta_api.bp)
     app.register_blueprint(variants_api.bp)
     app.register_blueprint(rulings_api.bp)
