@@ -92,6 +92,7 @@ def create_app(config: dict | None = None) -> Flask:
     register_error_handlers(app)
     security.init_app(app)  # first, so its hooks see every request (preflights end here); its one
     # after_request hook also says the language and runs revalidation and compression (web_api.security)
+    app.before_request(compare_api.words_first)  # ?words= and Prefer, read before the body
     app.register_blueprint(meta_api.bp)
     app.register_blueprint(variants_api.bp)
     app.register_blueprint(rulings_api.bp)

@@ -21,6 +21,7 @@ from adjudicator.shape import check
 from adjudicator.scoring import score
 
 from . import serialize
+from .compare_api import wants_words
 from .language import current_language
 from .problems import json_body, problem_type
 from .variants_api import loaded_variants
@@ -50,7 +51,7 @@ def _batch(answer: Callable[[dict, dict, str], dict]):
 
 def _ruling(item: Any, variants: dict, lang: str) -> dict:
     asked = ruling_request(item, variants)
-    return {"ruling": serialize.ruling(rule(asked.situation, asked.action, asked.rules), lang)}
+    return {"ruling": serialize.ruling(rule(asked.situation, asked.action, asked.rules), lang, wants_words())}
 
 
 def _score(item: Any, variants: dict, lang: str) -> dict:

@@ -55,7 +55,7 @@ from werkzeug.datastructures import Headers
 
 from adjudicator.messages import msg
 
-from . import caching, compression
+from . import caching, compare_api, compression
 from .language import current_language, says_language
 from .problems import problem_response
 from .request_id import HEADER as REQUEST_ID_HEADER
@@ -236,6 +236,11 @@ def _finish_for(origins: frozenset[str]):
         if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
             caching.conditional(response, environ, mimetype, vary)
         compression.compress(response, environ, mimetype, vary, present)
+        if compare_api.WORDS_KEY in environ:  # the answer depends on Prefer (web_api.compare_api.wants_words)
+            vary.append("Prefer")
+            applied = environ.get(compare_api.PREFERENCE_KEY)
+            if applied and status < 400:
+                headers.add("Preference-Applied", applied)
         if vary:
             _add_vary(headers, vary, present.get("vary"))
         return response

@@ -438,13 +438,13 @@ def rule_difference(d: RuleDifference, lang: str) -> dict:
     entries = []
     for e in d.variants:
         entry = {"variant": e.variant, "passed": e.outcome, "outcome": _OUTCOME_WORD[e.outcome],
-                 "explanation": render(e.explanation, lang), "parameters": [_shown(p) for p in e.parameters],
+                 "explanation": said(e.explanation, lang), "parameters": [_shown(p) for p in e.parameters],
                  "citations": citations(e.citations)}
         if e.house_rules:
             entry["house_rules"] = [house_rule(h) for h in e.house_rules]
         entries.append(entry)
-    return {"rule": d.rule, "checks": words(f"rule.{d.rule}", lang), "parameters": list(d.parameters),
-            "differing_parameters": list(d.differing), "why": render(d.why, lang), "variants": entries}
+    return {"rule": d.rule, "checks": words_for(f"rule.{d.rule}", lang), "parameters": list(d.parameters),
+            "differing_parameters": list(d.differing), "why": said(d.why, lang), "variants": entries}
 
 
 def score_difference(d: ScoreDifference, lang: str) -> dict:
@@ -459,13 +459,13 @@ def score_difference(d: ScoreDifference, lang: str) -> dict:
     if d.round is not None:
         out["round"] = d.round
     out.update({"parameters": list(d.parameters), "differing_parameters": list(d.differing),
-                "why": render(d.why, lang), "variants": entries})
+                "why": said(d.why, lang), "variants": entries})
     return out
 
 
-def _result(r: VariantResult, lang: str, problem_type) -> dict:
+def _result(r: VariantResult, lang: str, problem_type, words: bool = True) -> dict:
     if r.ruling is not None:
-        return {"variant": r.variant, "ruling": ruling(r.ruling, lang)}
+        return {"variant": r.variant, "ruling": ruling(r.ruling, lang, words)}
     if r.options is not None:
         return {"variant": r.variant, "options": options(r.options, lang)}
     if r.score is not None:
@@ -473,14 +473,17 @@ def _result(r: VariantResult, lang: str, problem_type) -> dict:
     return {"variant": r.variant, "problem": item_problem(r.problem, lang, problem_type)}
 
 
-def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug) -> dict:
-    """Any comparison as JSON: of rulings, of scores, or of options (:func:`options_comparison`)."""
+def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug, words: bool = True) -> dict:
+    """Any comparison as JSON: of rulings, of scores, or of options (:func:`options_comparison`).
+
+    ``words=False``: the variants' rulings without their words (the differences keep theirs)."""
     if c.kind == "options":
         return options_comparison(c, lang, problem_type)
     groups = [{"verdict": g.verdict, "variants": list(g.variants)} if g.verdict is not None else
               {"totals": dict(g.totals), "variants": list(g.variants)} for g in c.groups]
     diff = rule_difference if c.kind == "ruling" else score_difference
-    return {"kind": c.kind, "variants": list(c.variants), "results": [_result(r, lang, problem_type) for r in c.results],
+    return {"kind": c.kind, "variants": list(c.variants),
+            "results": [_result(r, lang, problem_type, words) for r in c.results],
             "agree": c.agree, "groups": groups, "differences": [diff(d, lang) for d in c.differences]}
 
 
