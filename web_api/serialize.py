@@ -325,7 +325,7 @@ def _sources(cs, houses) -> dict:
 
 
 def score_line(line: ScoreLine, lang: str) -> dict:
-    return {"item": line.item, "label": words(f"line.{line.item}", lang), "count": line.count,
+    return {"item": line.item, "label": words_for(f"line.{line.item}", lang), "count": line.count,
             "points": line.points, "parameters": list(line.parameters), **_sources(line.citations, line.house_rules)}
 
 
@@ -333,12 +333,12 @@ def next_opening(o: NextOpening, lang: str) -> dict:
     out: dict = {"points": o.points, "canasta_required": o.canasta_required}
     if o.undetermined:
         out["undetermined"] = True
-        out["note"] = render(o.open_point, lang)
-        out["text"] = words("opening.next_unknown", lang)
+        out["note"] = said(o.open_point, lang)
+        out["text"] = words_for("opening.next_unknown", lang)
     elif o.canasta_required:
-        out["text"] = words("opening.next_canasta", lang)
+        out["text"] = words_for("opening.next_canasta", lang)
     else:
-        out["text"] = words("opening.next", lang, points=o.points)
+        out["text"] = words_for("opening.next", lang, points=o.points)
     out.update(_sources(o.citations, o.house_rules))
     return out
 
@@ -351,11 +351,11 @@ def team_score(t: TeamScore, lang: str) -> dict:
 def outcome(sheet: RoundSheet | GameSheet, lang: str) -> str:
     """Who won, or that nobody is named, or how far the leader still has to go."""
     if sheet.winner is not None:
-        return words("game.winner", lang, team=sheet.winner)
+        return words_for("game.winner", lang, team=sheet.winner)
     if sheet.game_over:
-        return words("game.over_no_winner", lang)
+        return words_for("game.over_no_winner", lang)
     best = max(t.total for t in sheet.teams)
-    return words("game.goes_on", lang, count=max(0, sheet.target - best), target=sheet.target)
+    return words_for("game.goes_on", lang, count=max(0, sheet.target - best), target=sheet.target)
 
 
 def round_sheet(s: RoundSheet, lang: str) -> dict:
