@@ -33,8 +33,8 @@ What it does:
 
 Only loopback is used; the server and every child process are stopped on exit.
 The load generator runs on the same machine as the server and takes some of
-its CPU: the numbers are a floor, and the ratios to ``/healthz`` are the
-comparable figures.
+its CPU: requests/s are a floor, and the server CPU per request and the floor
+ratios are the comparable figures.
 """
 
 from __future__ import annotations
@@ -253,8 +253,11 @@ def free_port() -> int:
 
 
 def gunicorn_bin() -> str:
-    exe = VENV_BIN / "gunicorn"
-    return str(exe) if exe.exists() else shutil.which("gunicorn") or "gunicorn"
+    """The project's gunicorn: ``.venv/bin``, else beside the Python running this, else on ``PATH``."""
+    for exe in (VENV_BIN / "gunicorn", Path(sys.executable).parent / "gunicorn"):
+        if exe.exists():
+            return str(exe)
+    return shutil.which("gunicorn") or "gunicorn"
 
 
 class Server:
@@ -811,7 +814,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="before each run, wait up to this many seconds for other programs to go quiet")
     parser.add_argument("--quiet-threshold", type=float, default=0.25,
                         help="cores other programs may use for the machine to count as quiet")
-    parser.add_argument("--only", action="append", help="endpoint label to run (repeatable); /healthz always runs")
+    parser.add_argument("--only", action="append", help="endpoint label to run (repeatable); /healthz and the floor always run")
     parser.add_argument("--sweep", action="store_true", help="measure several gunicorn worker settings")
     parser.add_argument("--sweep-settings", type=parse_settings, default=SWEEP,
                         help="settings for --sweep, e.g. sync:2,sync:4,gthread:2x4 (default: a built-in list)")
