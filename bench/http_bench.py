@@ -243,6 +243,90 @@ def build_workloads() -> dict[str, dict]:
 
 
 # ----------------------------------------------------------------------------------------------
+# In process: the same workloads through the WSGI callables, floor and service in one process
+
+
+def in_process(workloads: dict, seconds: float, rounds: int) -> dict:
+    """CPU per request of each workload through the app's WSGI callable (no server, no sockets).
+
+    The floor app and the service run in this one process, interleaved in short slices
+    (``rounds`` of ``seconds`` each), so whatever else the machine runs slows both alike: the
+    ratios of this table are robust on a busy machine where the HTTP figures are not. What it
+    leaves out is the server's own share (gevent, HTTP parsing, the access log), the same for
+    every request: over HTTP every ratio is a little nearer 1.
+    """
+    import gc  # noqa: PLC0415
+    import io  # noqa: PLC0415
+
+    from werkzeug.test import EnvironBuilder  # noqa: PLC0415
+
+    import app as service  # noqa: PLC0415 -- as gunicorn loads it (variants loaded, gc.freeze)
+
+    apps = {"floor": floor_app(), None: service.app}
+    gc.freeze()
+
+    def environs(work: dict) -> list[tuple[dict, bytes | None]]:
+        path, _, query = work["path"].partition("?")
+        out = []
+        for body in work["bodies"] or [None]:
+            environ = EnvironBuilder(path=path, query_string=query or None, method=work["method"], data=body,
+                                     content_type="application/json" if body else None,
+                                     headers={"Accept": "application/json", "Host": "127.0.0.1"}).get_environ()
+            out.append((environ, body))
+        return out
+
+    def call(wsgi, environ: dict, body: bytes | None) -> str:
+        environ = dict(environ)
+        if body is not None:
+            environ["wsgi.input"] = io.BytesIO(body)
+        status = []
+        result = wsgi(environ, lambda s, h, exc=None: status.append(s))
+        for _ in result:
+            pass
+        if hasattr(result, "close"):
+            result.close()
+        return status[0]
+
+    prepared = {name: (apps[work.get("server")], environs(work)) for name, work in workloads.items()}
+    cpu = {name: [] for name in workloads}
+    for name, (wsgi, envs) in prepared.items():  # warm-up, and every answer must be a 200
+        for environ, body in envs:
+            status = call(wsgi, environ, body)
+            if not status.startswith("200"):
+                raise RuntimeError(f"{name}: {status}")
+    for _ in range(rounds):
+        for name, (wsgi, envs) in prepared.items():
+            done, start = 0, time.process_time()
+            while time.process_time() - start < seconds:
+                for environ, body in envs:
+                    call(wsgi, environ, body)
+                    done += 1
+            cpu[name].append((time.process_time() - start) / done * 1e6)
+    results = {}
+    for name, samples in cpu.items():
+        base = cpu[BARE_GET if workloads[name]["method"] == "GET" else FLOOR]
+        results[name] = {"cpu_us": statistics.median(samples), "cpu_min": min(samples), "cpu_max": max(samples),
+                         "floor_ratio": statistics.median(b / c for b, c in zip(base, samples)),
+                         "items": workloads[name].get("items", 1)}
+    return results
+
+
+def in_process_table(results: dict) -> str:
+    lines = ["| endpoint | CPU µs/request in process (min–max) | floor ratio in process | target |",
+             "|---|---:|---:|---|"]
+    for name, res in results.items():
+        if res["items"] > 1:
+            said = f"{res['cpu_us'] / res['items']:,.0f} µs per ruling (≤ {BATCH_CPU_TARGET_US:.0f})"
+        elif name in TARGETS:
+            said = f"≥ {TARGETS[name]:.2f}: {'met' if res['floor_ratio'] >= TARGETS[name] else '**missed**'}"
+        else:
+            said = ""
+        lines.append(f"| `{name}` | {res['cpu_us']:,.0f} ({res['cpu_min']:,.0f}–{res['cpu_max']:,.0f}) | "
+                     f"{res['floor_ratio']:.2f} | {said} |")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
 # The server
 
 
@@ -818,6 +902,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep", action="store_true", help="measure several gunicorn worker settings")
     parser.add_argument("--sweep-settings", type=parse_settings, default=SWEEP,
                         help="settings for --sweep, e.g. sync:2,sync:4,gthread:2x4 (default: a built-in list)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="instead of the servers: CPU per request through the WSGI callables, floor and "
+                             "service interleaved in one process (robust on a busy machine)")
+    parser.add_argument("--slice", type=float, default=0.5, help="--in-process: seconds per endpoint and round")
     parser.add_argument("--write", type=Path, help="write the report into this markdown file (e.g. BENCHMARKS.md)")
     parser.add_argument("--slow-clients", type=int, default=0,
                         help="instead of the load test: hold this many slow connections open and time "
@@ -841,6 +929,25 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name}: {work['mix']}")
     command = " ".join(["python", "bench/http_bench.py", *(argv if argv is not None else sys.argv[1:])])
     when = f"{dt.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}"
+
+    if args.in_process:
+        sys.path.insert(0, str(ROOT))
+        results = in_process(workloads, args.slice, max(args.repeat, 3))
+        text = "\n".join([
+            f"## In process: floor and service interleaved in one process ({when})", "",
+            f"- Command: `{command}`", f"- Machine: {machine()}",
+            f"- Each endpoint's workload (as above) through the app's WSGI callable, {max(args.repeat, 3)} rounds "
+            f"of {args.slice:g} s each, the bare Flask floor (`floor_app`) interleaved; CPU time of this one "
+            "process (`time.process_time`) over the requests answered; medians (min–max). Floor ratio: the "
+            "floor's CPU per request over the endpoint's, per round, median. No server: gevent's and "
+            "gunicorn's own share per request (the same for every endpoint) is not in these figures, so "
+            "every ratio here is a little below its HTTP value.", "",
+            in_process_table(results)])
+        print("\n" + text)
+        if args.write:
+            write_section(args.write, text, "http_bench_in_process")
+            print(f"\nwritten to {args.write}")
+        return 0
 
     with tempfile.TemporaryDirectory(prefix="http_bench-") as tmpdir:
         tmp = Path(tmpdir)
