@@ -414,6 +414,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "options.go_out.with_discard": "Go out: meld {melds} and discard {card}.",
     "options.go_out.discard_only": "Go out by discarding your last card, {card}.",
     "options.discard.card": "Discard {card}.",
+    "options.move.lay": "Lay out: {parts}.",
+    "options.move.take": "Take the pile with {cards}[[, and lay out: {parts}]].",
+    "options.move.part_meld": "meld {cards}",
+    "options.move.part_add": "add {cards} to your meld of {rank:pl}",
 }
 
 # Ranks by name: singular and plural ("a natural nine", "two natural nines").

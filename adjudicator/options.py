@@ -29,6 +29,7 @@ from .melds import sure_rank
 from .messages import Message, msg
 from .opening import Requirement, requirement
 from .options_body import action_body
+from .options_complete import complete
 from .options_going_out import go_out_slots
 from .options_hand import view
 from .options_melds import meld_slots
@@ -67,7 +68,7 @@ class Option:
 
     key: str
     kind: str  # draw | take_pile | meld | add | opening | go_out | discard
-    way: str
+    way: str  # how the search found it; ``every`` for a move the complete walk adds
     message: Message
     action: Action
     ruling: Ruling
@@ -101,6 +102,11 @@ class OptionGroup:
     blocked: Ruling | None
     message: Message
     missing: tuple[str, ...] = ()
+    complete: bool = True  # False: the walk stopped at its bound; more moves may exist than are listed
+
+    @property
+    def count(self) -> int:
+        return len(self.options)
 
 
 @dataclass(frozen=True)
@@ -150,6 +156,8 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> l
             merge(slots[kind], found)
             attempts.setdefault(kind, attempt)
     cache: dict[Action, Ruling] = {}
+    readings = search_rules(situation, rules, after)
+    memo: dict = {}  # the complete walk's layouts, shared by the meld and go-out groups
     out = []
     for kind in GROUPS[phase]:
         if kind != "draw" and situation.hand is None:
@@ -157,12 +165,14 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> l
                                    (situation.base + HAND,)))
             continue
         out.append(_group(situation, rules, kind, phase, assumed, list(slots[kind].values()), attempts.get(kind),
-                          cache))
+                          cache, readings, memo))
     return out
 
 
 def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed: bool, slots: list[Slot],
-           attempt: Action | None, cache: dict) -> OptionGroup:
+           attempt: Action | None, cache: dict, readings: list[Variant], memo: dict) -> OptionGroup:
+    """The group's options: the search's own proposals first (the most useful moves, with stable keys),
+    then every other distinct legal move the complete walk finds (:mod:`adjudicator.options_complete`)."""
     options: list[Option] = []
     seen: set[Action] = set()
     for slot in slots:
@@ -170,6 +180,12 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
         if option is not None and option.action not in seen:
             seen.add(option.action)
             options.append(option)
+    options, more, whole = complete(situation, rules, kind, readings, options,
+                                    lambda a: _ruled(situation, rules, a, cache), memo)
+    unopened = not situation.team.melds
+    options = list(options) + [Option(c.key, c.kind, "every", c.message, c.action, ruling, c.rank, _cards(c.action),
+                                      _points(ruling) if unopened and kind != "discard" else None,
+                                      _concealed(ruling) if kind == "go_out" else None) for c, ruling in more]
     blocked = None
     if not options:
         attempt = attempt or (slots[0].candidates[0].action if slots and slots[0].candidates else None)
@@ -177,7 +193,7 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
             blocked = _ruled(situation, rules, attempt, cache)
     possible = True if any(o.verdict == LEGAL for o in options) else (None if options else False)
     return OptionGroup(kind, phase, situation.drew, assumed, possible, tuple(options), blocked,
-                       msg(f"options.group.{kind}"))
+                       msg(f"options.group.{kind}"), complete=whole)
 
 
 def _decide(situation: Situation, rules: Variant, slot: Slot, cache: dict) -> Option | None:
@@ -211,6 +227,15 @@ def _ruled(situation: Situation, rules: Variant, action: Action, cache: dict) ->
     if ruling is None:
         ruling = cache[action] = rule(situation, action, rules)
     return ruling
+
+
+def _points(ruling: Ruling) -> int | None:
+    """What an opening counts, as its ruling worked it out."""
+    for finding in ruling.findings:
+        if finding.rule == "opening.minimum" and finding.message is not None:
+            points = finding.message.args.get("points")
+            return points if isinstance(points, int) else None
+    return None
 
 
 def _concealed(ruling: Ruling) -> bool | None:
