@@ -423,7 +423,6 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "replay.draw_count": "The draw brings {count} cards ({reds} of them red threes), but a player draws {wanted}, "
                          "and one more for each red three.",
     "replay.round_over": "The round is over: a player has gone out.",
-    "error.replay_shape": "This part of the log is not in the form a log takes.",
     "error.replay_hands": "Give one list of cards per player: {players} lists.",
     "error.replay_scores": "Give one score per team: {teams} numbers.",
     "error.replay_seat": "A player is a seat number from 0 to one less than the {players} players.",

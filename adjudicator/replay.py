@@ -34,6 +34,7 @@ from .findings import ILLEGAL, Ruling
 from .judge import Judge, MissingFact, NotStated
 from .melds import sure_rank
 from .messages import Cards, Message, msg
+from . import shape
 from .parse import action as parse_action, card_list, players as parse_players, rules as parse_rules
 from .situation import Side, Situation
 from .turn import by_players
@@ -89,13 +90,14 @@ class Table:
     stock_count: int
     melds: list[list[list[str]]]
     red_threes: list[int]
-    melded: list[bool]  # by team: has it opened
+    melded: list[bool]  # by seat: has the player melded this round
     seat: int = 0
     drew: str | None = None
     from_pile: tuple[str, ...] = ()
     turns: int = 0  # turns completed
     went_out: int | None = None  # the seat that went out
     concealed: bool = False
+    over: bool = False  # the round has ended (a player went out, or the stock ran out)
 
 
 @dataclass(frozen=True)
@@ -119,68 +121,43 @@ class Replay:
 
 
 def replay_request(payload: Any, variants: dict[str, Variant]) -> Log:
-    """Parse a log; a malformed one raises :class:`MalformedRequest` with pointers to its faults."""
-    if not isinstance(payload, dict):
-        raise MalformedRequest([issue("", "error.replay_shape")])
+    """Parse a log: its shape (:func:`adjudicator.shape.check`), then what the shape cannot say (a hand per
+    player, a score per team, seats at this table, card codes): a malformed log raises
+    :class:`MalformedRequest`, one no table can hold :class:`ImpossibleInput`, with pointers to its faults."""
+    payload = shape.check(payload, "replay", variants)
     rules = parse_rules(variants, payload)
+    players = parse_players(rules, payload.get("players"), "/players", required=True)
+    deal = payload["deal"]
     faults: list = []
-    count = payload.get("players")
-    if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
-        raise MalformedRequest([issue("/players", "error.replay_shape")])
-    players = parse_players(rules, count, "/players", required=True)
-    deal = payload.get("deal")
-    if not isinstance(deal, dict):
-        raise MalformedRequest([issue("/deal", "error.replay_shape")])
-    hands_raw = deal.get("hands")
-    if not isinstance(hands_raw, list) or len(hands_raw) != players or \
-            not all(isinstance(h, list) for h in hands_raw):
-        raise MalformedRequest([issue("/deal/hands", "error.replay_hands", players=players)])
-    hands = tuple(card_list(h, f"/deal/hands/{i}", faults) for i, h in enumerate(hands_raw))
-    pile_raw = deal.get("discard_pile", [])
-    if not isinstance(pile_raw, list):
-        faults.append(issue("/deal/discard_pile", "error.replay_shape"))
-        pile_raw = []
-    pile = card_list(pile_raw, "/deal/discard_pile", faults)
-    stock = deal.get("stock_count")
-    if not isinstance(stock, int) or isinstance(stock, bool) or stock < 0:
-        faults.append(issue("/deal/stock_count", "error.replay_shape"))
-        stock = 0
+    if len(deal["hands"]) != players:
+        faults.append(issue("/deal/hands", "error.replay_hands", players=players))
+    hands = tuple(card_list(h, f"/deal/hands/{i}", faults) for i, h in enumerate(deal["hands"]))
+    pile = card_list(deal.get("discard_pile") or [], "/deal/discard_pile", faults)
     teams = _teams(rules, players)
     scores = payload.get("scores")
     if scores is None:
         scores = [0] * teams
-    elif not isinstance(scores, list) or len(scores) != teams or \
-            not all(isinstance(s, int) and not isinstance(s, bool) for s in scores):
+    elif len(scores) != teams:
         faults.append(issue("/scores", "error.replay_scores", teams=teams))
-        scores = [0] * teams
-    moves_raw = payload.get("moves")
-    if not isinstance(moves_raw, list):
-        raise MalformedRequest(faults + [issue("/moves", "error.replay_shape")])
-    moves = []
-    for i, raw in enumerate(moves_raw):
+    moves, malformed = [], False
+    for i, raw in enumerate(payload["moves"]):
         at = f"/moves/{i}"
-        if not isinstance(raw, dict) or not isinstance(raw.get("action"), dict):
-            faults.append(issue(at, "error.replay_shape"))
-            continue
-        seat = raw.get("player")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        if raw["player"] >= players:
             faults.append(issue(f"{at}/player", "error.replay_seat", players=players))
             continue
         try:
             act = parse_action(raw["action"], f"{at}/action")
         except (MalformedRequest, ImpossibleInput) as e:
             faults += list(e.issues)
+            malformed = malformed or isinstance(e, MalformedRequest)
             continue
         cards = raw.get("cards")
         if cards is not None:
-            if not isinstance(cards, list):
-                faults.append(issue(f"{at}/cards", "error.replay_shape"))
-                continue
             cards = card_list(cards, f"{at}/cards", faults)
-        moves.append(Move(seat, act, cards, raw["action"]))
-    if faults:
-        raise MalformedRequest(faults)
-    return Log(rules, players, tuple(scores), hands, pile, stock, tuple(moves), payload)
+        moves.append(Move(raw["player"], act, cards, raw["action"]))
+    if faults:  # a log of the right shape that no table can hold is impossible, not malformed
+        raise (MalformedRequest if malformed else ImpossibleInput)(faults)
+    return Log(rules, players, tuple(scores), hands, pile, deal["stock_count"], tuple(moves), payload)
 
 
 def _teams(rules: Variant, players: int) -> int:
@@ -198,25 +175,20 @@ def _teams(rules: Variant, players: int) -> int:
 def replay(log: Log, variants: dict[str, Variant] | None = None) -> Replay:
     """Rule and apply each move of ``log`` in turn, stopping at the first illegal one."""
     teams = _teams(log.rules, log.players)
-    table = Table([list(h) for h in log.hands], list(log.pile), log.stock_count,
-                  [[] for _ in range(teams)], [0] * teams, [False] * teams)
-    for seat, hand in enumerate(table.hands):  # red threes dealt are laid out at once
-        reds = [c for c in hand if is_red_three(c)]
-        for c in reds:
-            hand.remove(c)
-        table.red_threes[seat % teams] += len(reds)
+    table = new_table(log, teams)
     entries: list[Entry] = []
     first = None
     for index, move in enumerate(log.moves):
-        if table.went_out is not None:
+        if table.over:
             first = Entry(index, move.player, None, msg("replay.round_over"))
+            entries.append(first)
             break
         entry = step(log, table, teams, index, move)
         entries.append(entry)
         if entry.verdict == ILLEGAL:
             first = entry
             break
-    ended = table.went_out is not None
+    ended = table.over
     request = _score_request(log, table, teams) if ended else None
     sheet = error = None
     if request is not None and variants is not None:
@@ -225,6 +197,18 @@ def replay(log: Log, variants: dict[str, Variant] | None = None) -> Replay:
         except AdjudicatorError as e:  # a card value the text does not give, ...: /v1/score says so too
             error = e
     return Replay(log.rules.id, tuple(entries), first, table, teams, ended, request, sheet, error)
+
+
+def new_table(log: Log, teams: int) -> Table:
+    """The table as dealt, the red threes of the dealt hands laid out."""
+    table = Table([list(h) for h in log.hands], list(log.pile), log.stock_count,
+                  [[] for _ in range(teams)], [0] * teams, [False] * log.players)
+    for seat, hand in enumerate(table.hands):
+        reds = [c for c in hand if is_red_three(c)]
+        for c in reds:
+            hand.remove(c)
+        table.red_threes[seat % teams] += len(reds)
+    return table
 
 
 def situation_of(log: Log, table: Table, teams: int, seat: int) -> Situation:
@@ -238,7 +222,7 @@ def situation_of(log: Log, table: Table, teams: int, seat: int) -> Situation:
         team=Side(log.scores[team], tuple(tuple(m) for m in table.melds[team]), table.red_threes[team]),
         opponents=Side(log.scores[opponent], tuple(tuple(m) for m in table.melds[opponent]),
                        table.red_threes[opponent]),
-        hand=tuple(table.hands[seat]), has_melded=table.melded[team], drew=table.drew,
+        hand=tuple(table.hands[seat]), has_melded=table.melded[seat], drew=table.drew,
         cards_from_pile=table.from_pile)
 
 
@@ -248,6 +232,8 @@ def step(log: Log, table: Table, teams: int, index: int, move: Move) -> Entry:
         return Entry(index, seat, None, msg("replay.out_of_turn", seat=seat + 1, expected=table.seat + 1))
     hand = table.hands[seat]
     short = Counter(act.hand_cards()) - Counter(hand)
+    if act.type == "take_pile" and not short:  # what a take lays comes from the hand or the pile below the top
+        short = Counter(act.laid_cards()) - (Counter(hand) - Counter(act.with_cards) + Counter(table.pile[:-1]))
     if short:
         return Entry(index, seat, None, msg("replay.not_held", cards=Cards(tuple(sorted(short.elements())))))
     if act.type == "draw":
@@ -281,6 +267,8 @@ def _apply(log: Log, table: Table, teams: int, seat: int, move: Move, ruling: Ru
         table.red_threes[team] += reds
         table.stock_count -= len(cards)
         table.drew, table.from_pile = "stock", ()
+        if any(c.key == "consequence.round_ends" for c in ruling.consequences):
+            table.over = True
         return None
     if act.type == "take_pile":
         top, rest = table.pile[-1], table.pile[:-1]
@@ -288,31 +276,31 @@ def _apply(log: Log, table: Table, teams: int, seat: int, move: Move, ruling: Ru
             hand.remove(c)
         group = [top, *act.with_cards]
         _lay(table, team, [group], [])
-        _lay(table, team, act.melds, act.adds, hand)
         reds = [c for c in rest if is_red_three(c)]
         taken = [c for c in rest if not is_red_three(c)]
         table.red_threes[team] += len(reds)
         hand += taken
+        _lay(table, team, act.melds, act.adds, hand)
         table.pile = []
         table.drew, table.from_pile = "pile", tuple(taken)
-        table.melded[team] = True
+        table.melded[seat] = True
         return None
     if act.type in ("meld", "go_out"):
         _lay(table, team, act.melds, act.adds, hand)
         if act.melds or act.adds:
-            table.melded[team] = True
+            table.melded[seat] = True
         if act.type == "go_out":
             if act.discard:
                 hand.remove(act.discard)
                 table.pile.append(act.discard)
-            table.went_out = seat
+            table.went_out, table.over = seat, True
             table.concealed = any(c.key == "consequence.concealed" for c in ruling.consequences)
         return None
     # discard
     hand.remove(act.discard)
     table.pile.append(act.discard)
     if not hand:
-        table.went_out = seat
+        table.went_out, table.over = seat, True
     table.seat = (seat + 1) % log.players
     table.drew, table.from_pile = None, ()
     table.turns += 1

@@ -14,7 +14,7 @@ from adjudicator.cards import RANKS, SUITS, is_red_three
 from adjudicator.findings import LEGAL
 from adjudicator.options import legal_moves
 from adjudicator.options_body import action_body
-from adjudicator.replay import Log, Move, Table, replay_request, situation_of, step
+from adjudicator.replay import Move, new_table, replay_request, situation_of, step
 
 MAX_MOVES = 400  # a round that has not ended by then is cut (the log is still replayed)
 
@@ -43,16 +43,10 @@ def play(variants: dict, vid: str, seed: int, players: int | None = None, house_
     log = replay_request({**body, "moves": []}, variants)
     rules = log.rules
     teams = max(1, players // max(1, _team_size(rules, players)))
-    table = Table([list(h) for h in log.hands], list(log.pile), log.stock_count, [[] for _ in range(teams)],
-                  [0] * teams, [False] * teams)
-    for seat, hand in enumerate(table.hands):
-        reds = [c for c in hand if is_red_three(c)]
-        for c in reds:
-            hand.remove(c)
-        table.red_threes[seat % teams] += len(reds)
+    table = new_table(log, teams)
     stock = list(cards)
     moves = body["moves"]
-    while len(moves) < MAX_MOVES and table.went_out is None:
+    while len(moves) < MAX_MOVES and not table.over:
         seat = table.seat
         situation = situation_of(log, table, teams, seat)
         options = legal_moves(situation, rules)

@@ -94,7 +94,7 @@ def _meld_below_requirement(body, rng):
             continue
         before = replayed({**body, "moves": body["moves"][:index]})
         seat = move["player"]
-        if before.table.melded[seat % before.teams]:
+        if before.table.melds[seat % before.teams]:
             continue
         hand = before.table.hands[seat]
         twos = [c for c in hand if c[:-1] == "2"]
