@@ -19,6 +19,7 @@ the rulings sort them out.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .actions import Action
@@ -86,6 +87,35 @@ class Option:
         return action_body(self.action)
 
 
+class Listing(Sequence):
+    """A group's options, in order: those already made, then the complete walk's, each made (its action
+    built, its words and ruling) only when it is read -- a page of a long group costs the page."""
+
+    def __init__(self, made, pending: list[tuple], make):
+        self._made = list(made)
+        self._pending = pending  # (verdict, () -> (move, ruling))
+        self._make = make
+        self._done: dict[int, Option] = {}
+        self.verdicts = [o.verdict for o in self._made] + [verdict for verdict, _ in pending]
+
+    def __len__(self) -> int:
+        return len(self._made) + len(self._pending)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if index < len(self._made):
+            return self._made[index]
+        at = index - len(self._made)
+        if at not in self._done:
+            self._done[at] = self._make(*self._pending[at][1]())
+        return self._done[at]
+
+
 @dataclass(frozen=True)
 class OptionGroup:
     """The options of one kind, in the phase of the turn ``drew`` stands for (``assumed``: the request did
@@ -98,7 +128,7 @@ class OptionGroup:
     drew: str | None
     assumed: bool
     possible: bool | None
-    options: tuple[Option, ...]
+    options: Sequence[Option]
     blocked: Ruling | None
     message: Message
     missing: tuple[str, ...] = ()
@@ -183,16 +213,19 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
     options, more, whole = complete(situation, rules, kind, readings, options,
                                     lambda a: _ruled(situation, rules, a, cache), memo)
     unopened = not situation.team.melds
-    options = list(options) + [Option(c.key, c.kind, "every", c.message, c.action, ruling, c.rank, _cards(c.action),
-                                      _points(ruling) if unopened and kind != "discard" else None,
-                                      _concealed(ruling) if kind == "go_out" else None) for c, ruling in more]
+
+    def option(c, ruling) -> Option:
+        return Option(c.key, c.kind, "every", c.message, c.action, ruling, c.rank, _cards(c.action),
+                      _points(ruling) if unopened and kind != "discard" else None,
+                      _concealed(ruling) if kind == "go_out" else None)
+    options = Listing(options, more, option)
     blocked = None
     if not options:
         attempt = attempt or (slots[0].candidates[0].action if slots and slots[0].candidates else None)
         if attempt is not None:
             blocked = _ruled(situation, rules, attempt, cache)
-    possible = True if any(o.verdict == LEGAL for o in options) else (None if options else False)
-    return OptionGroup(kind, phase, situation.drew, assumed, possible, tuple(options), blocked,
+    possible = True if LEGAL in options.verdicts else (None if options else False)
+    return OptionGroup(kind, phase, situation.drew, assumed, possible, options, blocked,
                        msg(f"options.group.{kind}"), complete=whole)
 
 

@@ -45,10 +45,9 @@ class Move:
 
 
 def complete(situation: Situation, rules: Variant, group: str, ruled: list[Variant], listed: list,
-             rule: Callable[[Action], Ruling], memo: dict | None = None
-             ) -> tuple[list, list[tuple[Move, Ruling]], bool]:
-    """``listed`` without repeats of one move, the moves it lacks (each with its ruling, in a useful order),
-    and whether the walk was complete."""
+             rule: Callable[[Action], Ruling], memo: dict | None = None) -> tuple[list, list[tuple], bool]:
+    """``listed`` without repeats of one move, the moves it lacks -- each as ``(verdict, make)``, ``make()``
+    giving the move and its ruling when it is read, in a useful order -- and whether the walk was complete."""
     if situation.hand is None or group == "draw":
         return listed, [], True
     seen: set[tuple] = set()
@@ -59,22 +58,79 @@ def complete(situation: Situation, rules: Variant, group: str, ruled: list[Varia
             seen.add(key)
             kept.append(option)
     memo = {} if memo is None else memo
-    moves, whole = CANDIDATES[group](situation, Readings(ruled), memo)
-    parts = _by_parts(situation, group)
-    by_reading = [(r, {}) for r in ruled]
+    readings = Readings(ruled)
+    if _by_parts(situation, group):
+        return kept, *_by_layouts(situation, readings, memo, seen, ruled, rule)
+    moves, whole = CANDIDATES[group](situation, readings, memo)
     more = []
     for move in moves:
         key = canonical(move.action, situation)
         if key in seen:
             continue
         seen.add(key)
-        verdict = _parts_verdict(situation, move.action, by_reading) if parts and \
-            len(situation.hand) - len(move.action.laid_cards()) >= 2 else None
-        ruling = rule(move.action) if verdict is None else LazyRuling(verdict, lambda a=move.action: rule(a))
+        ruling = rule(move.action)
         if ruling.verdict in (LEGAL, UNDETERMINED):
-            more.append((move, ruling))
-    more.sort(key=lambda m: (m[1].verdict != LEGAL, _wilds(m[0].action), -len(m[0].action.hand_cards())))
-    return kept, more, whole
+            more.append(((ruling.verdict != LEGAL, _wilds(move.action), -len(move.action.hand_cards())),
+                         ruling.verdict, lambda m=move, r=ruling: (m, r)))
+    more.sort(key=lambda m: m[0])
+    return kept, [(verdict, make) for _, verdict, make in more], whole
+
+
+def _by_layouts(situation: Situation, readings: Readings, memo: dict, seen: set, ruled: list[Variant],
+                rule: Callable[[Action], Ruling]) -> tuple[list[tuple], bool]:
+    """The meld moves of a team that has opened, decided from the layouts themselves: each move's verdict
+    from its parts' rulings (:func:`_parts_verdict`), the move built and ruled whole only when it is read
+    (or when its parts cannot decide it), so that hundreds of moves cost little more than their count."""
+    hand, spots, found, whole = _walked(situation, readings, memo)
+    by_reading = [(r, {}) for r in ruled]
+    size = len(situation.hand)
+    more = []
+    info: dict[tuple, tuple] = {}  # (place, id of its content) -> (kinds, wild cards); contents are shared
+    for chosen, _ in found:
+        melds, adds, laid, wilds = [], [], 0, 0
+        for i, content in chosen.items():
+            held = info.get((i, id(content)))
+            if held is None:
+                kinds = tuple(sorted(k for (k, _), n in content.items() for _ in range(n)))
+                held = info[(i, id(content))] = (kinds, sum(1 for k in kinds if k in WILD))
+            kinds = held[0]
+            laid += len(kinds)
+            wilds += held[1]
+            if spots[i].how == "new":
+                melds.append(kinds)
+            else:
+                adds.append((spots[i].rank, kinds))
+        melds.sort()
+        adds.sort()
+        key = ("meld", (), tuple(melds), tuple(adds), None, ())
+        if key in seen:
+            continue
+        seen.add(key)
+        verdict = _parts_verdict(situation, hand, spots, chosen, by_reading) if size - laid >= 2 else None
+        if verdict is None:
+            move = _meld_move(situation, hand, spots, chosen)
+            ruling = rule(move.action)
+            verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
+        else:
+            make = _lazy(situation, hand, spots, chosen, verdict, rule)
+        if verdict in (LEGAL, UNDETERMINED):
+            more.append(((verdict != LEGAL, wilds, -laid), verdict, make))
+    more.sort(key=lambda m: m[0])
+    return [(verdict, make) for _, verdict, make in more], whole
+
+
+def _lazy(situation, hand, spots, chosen, verdict, rule):
+    def make():
+        move = _meld_move(situation, hand, spots, chosen)
+        return move, LazyRuling(verdict, lambda: rule(move.action))
+    return make
+
+
+def _meld_move(situation: Situation, hand: Hand, spots, chosen) -> Move:
+    action = build("meld", hand, spots, chosen)
+    opening = not situation.team.melds
+    return Move(_key("meld", action), "opening" if opening else ("add" if not action.melds else "meld"),
+                _lay_message(action), action)
 
 
 class LazyRuling:
@@ -99,24 +155,23 @@ def _by_parts(situation: Situation, group: str) -> bool:
         not (situation.drew == "pile" and situation.cards_from_pile)
 
 
-def _parts_verdict(situation: Situation, action: Action, by_reading: list) -> str | None:
-    """The verdict from the rulings of the move's parts (each rank's melds and additions, ruled and cached
-    as moves of their own) under each reading the search tries: under a reading, illegal when a part is,
+def _parts_verdict(situation: Situation, hand: Hand, spots, chosen: dict, by_reading: list) -> str | None:
+    """The verdict from the rulings of the move's parts -- each rank's melds and additions, ruled and cached
+    as moves of their own -- under each reading the search tries: under a reading, illegal when a part is,
     legal when every part is; then legal or illegal when the readings agree, else undetermined. None when
-    a part stays open under a reading -- the move is then ruled whole."""
-    ranks: dict[str, tuple[list, list]] = {}
-    for meld in action.melds:
-        ranks.setdefault(_rank_of(meld), ([], []))[0].append(meld)
-    for add in action.adds:
-        ranks.setdefault(add.to, ([], []))[1].append(add)
-    parts = [Action("meld", melds=tuple(melds), adds=tuple(adds)) for melds, adds in ranks.values()]
+    a part stays open under a reading: the move is then ruled whole."""
+    bundles: dict[str | None, list[tuple]] = {}
+    for i, content in chosen.items():  # a content is one shared object per content the walk found
+        bundles.setdefault(spots[i].rank, []).append((i, id(content)))
+    parts = [tuple(places) for places in bundles.values()]
     found = set()
     for rules, cache in by_reading:
         verdicts = set()
         for part in parts:
             verdict = cache.get(part)
             if verdict is None:
-                verdict = cache[part] = engine_rule(situation, part, rules).verdict
+                action = build("meld", hand, spots, {i: chosen[i] for i, _ in part})  # ids live while chosen does
+                verdict = cache[part] = engine_rule(situation, action, rules).verdict
             verdicts.add(verdict)
             if verdict == ILLEGAL:
                 break
@@ -127,11 +182,6 @@ def _parts_verdict(situation: Situation, action: Action, by_reading: list) -> st
         else:
             return None
     return found.pop() if len(found) == 1 else UNDETERMINED
-
-
-def _rank_of(meld) -> str:
-    kinds = {kind(c) for c in meld} - set(WILD)
-    return kinds.pop() if len(kinds) == 1 else "?"
 
 
 def _wilds(action: Action) -> int:
@@ -158,22 +208,16 @@ def _discards(situation: Situation, readings: Readings, memo: dict):
 
 def _melds(situation: Situation, readings: Readings, memo: dict):
     hand, spots, found, whole = _walked(situation, readings, memo)
-    opening = not situation.team.melds
-    out = []
-    for chosen, _ in found:
-        action = build("meld", hand, spots, chosen)
-        out.append(Move(_key("meld", action), "opening" if opening else ("add" if not action.melds else "meld"),
-                        _lay_message(action), action))
-    return out, whole
+    return [_meld_move(situation, hand, spots, chosen) for chosen, _ in found], whole
 
 
 def _go_outs(situation: Situation, readings: Readings, memo: dict):
     hand, spots, found, whole = _walked(situation, readings, memo)
     out = []
     for chosen, left in found:
-        size = sum(left.values())
-        if size > 1:
+        if left is None:  # more than one card left: no way out
             continue
+        size = sum(left.values())
         discard = next(iter(left)) if size else None
         action = build("go_out", hand, spots, chosen, discard=discard)
         out.append(_go_out_move(action))

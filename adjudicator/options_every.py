@@ -172,19 +172,25 @@ def _team_cards(team_melds, extra, r):
 def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = None, extra_meld=None,
             limit: int = MAX_MOVES):
     """Every assignment of the hand's classes to places: (the places, [({place index: Counter of classes},
-    the classes left in hand)], whether the walk was complete -- not cut at ``limit``)."""
+    the classes left in hand when at most one card is left, else None)], whether the walk was complete --
+    not cut at ``limit``)."""
     spots = places(hand, team_melds, readings, extra_add)
     wild_classes = [c for c in hand.counts if c[0] in WILD]
-    seen = [0]
-    memo: dict[tuple, list[Counter]] = {}
+    relevant = [[c for c in hand.counts if c[0] in WILD or c[0] == place.rank] for place in spots]
+    memo: dict[tuple, list[tuple]] = {}
+    left = dict(hand.counts)
+    total = [sum(left.values())]
+    found: list[tuple[dict, Counter | None]] = []
+    chosen: dict[int, Counter] = {}
 
-    def contents(i: int, left: Counter) -> list[Counter]:
-        """The contents place ``i`` may take from ``left`` (worked out once per count of its classes)."""
-        place = spots[i]
-        key = (i, *(left[c] for c in hand.counts if c[0] in WILD or c[0] == place.rank))
+    def contents(i: int) -> list[tuple]:
+        """The contents place ``i`` may take from what is left: (Counter, its items), worked out once per
+        count of the place's classes."""
+        key = (i, *[left[c] for c in relevant[i]])
         held = memo.get(key)
         if held is None:
-            held = memo[key] = list(_contents(place, left))
+            held = memo[key] = [(used, tuple(used.items()), sum(used.values()))
+                                for used in _contents(spots[i], Counter(left))]
         return held
 
     def _contents(place: Place, left: Counter):
@@ -222,24 +228,34 @@ def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = 
                 used.update({c: m for c, m in zip(wilds, wv) if m})
                 yield used
 
-    def walk(i: int, left: Counter, chosen: dict):
-        if seen[0] >= limit:
-            return
-        if i == len(spots):
-            if chosen:
-                seen[0] += 1
-                yield dict(chosen), +left
-            return
-        yield from walk(i + 1, left, chosen)
-        for used in contents(i, left):
-            chosen[i] = used
-            yield from walk(i + 1, left - used, chosen)
-            del chosen[i]
-            if seen[0] >= limit:
-                return
+    last = len(spots)
 
-    found = list(walk(0, Counter(hand.counts), {}))
-    return spots, found, seen[0] < limit
+    def walk(i: int) -> bool:
+        """Every layout from place ``i`` on; False once the walk reaches ``limit``."""
+        if i == last:
+            if chosen:
+                rest = Counter({c: n for c, n in left.items() if n}) if total[0] <= 1 else None
+                found.append((dict(chosen), rest))
+                return len(found) < limit
+            return True
+        if not walk(i + 1):
+            return False
+        for used, items, count in contents(i):
+            for c, n in items:
+                left[c] -= n
+            total[0] -= count
+            chosen[i] = used
+            going = walk(i + 1)
+            del chosen[i]
+            for c, n in items:
+                left[c] += n
+            total[0] += count
+            if not going:
+                return False
+        return True
+
+    whole = walk(0)
+    return spots, found, whole
 
 
 def build(kind_name: str, hand: Hand, spots: list[Place], chosen: dict, with_cards=(), discard: tuple | None = None
