@@ -14,6 +14,10 @@ listed twice under two suits. Which moves a group holds:
   lays its melds after the take, in its own meld move;
 * ``meld``: every non-empty layout of the hand (additions, new melds, openings);
 * ``go_out``: every layout that leaves no card, or one card to discard.
+
+A group spends at most :data:`MAX_WORK` ruling moves whole (the walk itself stops at
+:data:`~adjudicator.options_every.MAX_MOVES` layouts); a hand that has more --
+most of a deck, yet to open -- gets the moves found so far, ``complete`` False.
 """
 
 from __future__ import annotations
@@ -31,6 +35,12 @@ from .messages import Card, Cards, Items, Message, Rank, msg
 from .options_every import MAX_MOVES, WILD, Hand, Readings, build, canonical, kind, layouts
 from .situation import Situation
 from .variants import Variant
+
+
+# What a group may spend ruling moves whole, in card-runs: one engine run over a hand of n cards costs n (a run
+# takes ~10 µs per card in hand; a ruling decided across readings makes a run per reading). Beyond, the
+# group's count is a lower bound: ~270 rulings of a 15-card hand, ~40 of a whole deck in hand.
+MAX_WORK = 4000
 
 
 @dataclass(frozen=True)
@@ -62,13 +72,17 @@ def complete(situation: Situation, rules: Variant, group: str, ruled: list[Varia
     if _by_parts(situation, group):
         return kept, *_by_layouts(situation, readings, memo, seen, ruled, rule)
     moves, whole = CANDIDATES[group](situation, readings, memo)
-    more = []
+    more, work = [], 0
     for move in moves:
         key = canonical(move.action, situation)
         if key in seen:
             continue
         seen.add(key)
+        if work >= MAX_WORK:
+            whole = False
+            break
         ruling = rule(move.action)
+        work += _work(ruling, situation)
         if ruling.verdict in (LEGAL, UNDETERMINED):
             more.append(((ruling.verdict != LEGAL, _wilds(move.action), -len(move.action.hand_cards())),
                          ruling.verdict, lambda m=move, r=ruling: (m, r)))
@@ -86,6 +100,7 @@ def _by_layouts(situation: Situation, readings: Readings, memo: dict, seen: set,
     size = len(situation.hand)
     more = []
     info: dict[tuple, tuple] = {}  # (place, id of its content) -> (kinds, wild cards); contents are shared
+    work = 0
     for chosen, _ in found:
         melds, adds, laid, wilds = [], [], 0, 0
         for i, content in chosen.items():
@@ -108,8 +123,12 @@ def _by_layouts(situation: Situation, readings: Readings, memo: dict, seen: set,
         seen.add(key)
         verdict = _parts_verdict(situation, hand, spots, chosen, by_reading) if size - laid >= 2 else None
         if verdict is None:
+            if work >= MAX_WORK:
+                whole = False
+                break
             move = _meld_move(situation, hand, spots, chosen)
             ruling = rule(move.action)
+            work += _work(ruling, situation)
             verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
         else:
             make = _lazy(situation, hand, spots, chosen, verdict, rule)
@@ -131,6 +150,11 @@ def _meld_move(situation: Situation, hand: Hand, spots, chosen) -> Move:
     opening = not situation.team.melds
     return Move(_key("meld", action), "opening" if opening else ("add" if not action.melds else "meld"),
                 _lay_message(action), action)
+
+
+def _work(ruling: Ruling, situation: Situation) -> int:
+    """What a ruling cost, in card-runs (see :data:`MAX_WORK`)."""
+    return max(1, len(ruling.readings)) * max(1, len(situation.hand or ()))
 
 
 class LazyRuling:
@@ -208,7 +232,7 @@ def _discards(situation: Situation, readings: Readings, memo: dict):
 
 def _melds(situation: Situation, readings: Readings, memo: dict):
     hand, spots, found, whole = _walked(situation, readings, memo)
-    return [_meld_move(situation, hand, spots, chosen) for chosen, _ in found], whole
+    return (_meld_move(situation, hand, spots, chosen) for chosen, _ in found), whole  # built as ruled
 
 
 def _go_outs(situation: Situation, readings: Readings, memo: dict):
