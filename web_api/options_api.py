@@ -25,7 +25,7 @@ from .problems import json_body
 from .variants_api import loaded_variants
 
 bp = Blueprint("options", __name__, url_prefix="/v1")
-LIMIT, MAX_LIMIT = 50, 1000  # options per group in one answer: by default, at most
+LIMIT, MAX_LIMIT = 20, 1000  # options per group in one answer: by default, at most
 GROUP_KINDS = ("draw", "take_pile", "meld", "go_out", "discard")
 
 
