@@ -14,8 +14,9 @@ scores it, from the table as it lies.
 
 Players take turns in seat order from seat 0; seats ``i`` and ``i + teams``
 are one team (seats 0 and 2 with four players). Red threes are laid out as the
-variants' texts say: drawn from the stock, each is laid out and replaced by the
-next card of the draw's ``cards``; taken with the pile, laid out without
+variants' texts say (``red_three.laid_out``, ``red_three.replaced``): drawn
+from the stock, each is laid out and, where the text replaces it, replaced by
+the next card of the draw's ``cards``; taken with the pile, laid out without
 replacement; in a dealt hand, laid out before the first move (the deal gives
 hands as dealt, before their replacements, which are then not in the log).
 """
@@ -33,6 +34,7 @@ from .errors import AdjudicatorError, ImpossibleInput, MalformedRequest, issue
 from .findings import ILLEGAL, Ruling
 from .judge import Judge, MissingFact, NotStated
 from .melds import sure_rank
+from .options_hand import known
 from .messages import Cards, Message, msg
 from . import shape
 from .parse import action as parse_action, card_list, players as parse_players, rules as parse_rules
@@ -259,9 +261,12 @@ def _apply(log: Log, table: Table, teams: int, seat: int, move: Move, ruling: Ru
     if act.type == "draw":
         want = _draw_count(log, seat)
         cards = list(move.cards)
-        got = [c for c in cards if not is_red_three(c)]
+        laid_out = known(log.rules, "red_three.laid_out", True) is not False
+        got = [c for c in cards if not (laid_out and is_red_three(c))]
         reds = len(cards) - len(got)
-        if want is not None and (len(got) != want and not (len(cards) == table.stock_count and len(got) < want)):
+        replaced = known(log.rules, "red_three.replaced")  # None: the text leaves it open, either count fits
+        fits = {True: len(got) == want, False: len(cards) == want, None: want in (len(got), len(cards))}
+        if want is not None and not fits[replaced] and not (len(cards) == table.stock_count and len(got) < want):
             return msg("replay.draw_count", count=len(cards), wanted=want, reds=reds)
         hand += got
         table.red_threes[team] += reds

@@ -133,3 +133,24 @@ def test_a_corrupted_move_is_flagged_exactly_there(how):
         assert first.verdict == ILLEGAL and (first.reason is not None or first.ruling.verdict == ILLEGAL)
         flagged += 1
     assert flagged >= len(LOGS) // 2, flagged
+
+
+def _short_log(cards) -> dict:
+    hands = [["9H", "9S", "KH", "KS", "KD", "5C", "7D", "AH", "AS", "JK", "4C"],
+             ["QH", "QS", "QD", "6C", "6D", "8H", "8S", "10H", "10S", "2C", "4D"],
+             ["JH", "JS", "JD", "5H", "5S", "7H", "7S", "AC", "AD", "KC", "4H"],
+             ["9C", "9D", "6H", "6S", "8C", "8D", "10C", "10D", "QC", "JC", "4S"]]
+    return {"variant": "sv-classic", "players": 4,
+            "deal": {"hands": hands, "discard_pile": ["7C"], "stock_count": 63},
+            "moves": [{"player": 0, "action": {"type": "draw"}, "cards": cards},
+                      {"player": 0, "action": {"type": "discard", "card": "4C"}}]}
+
+
+def test_a_red_three_drawn_is_laid_out_and_replaced():
+    result = replayed(_short_log(["3H", "5D"]))
+    assert result.first_illegal is None and [e.verdict for e in result.entries] == [LEGAL, LEGAL]
+    assert result.table.red_threes == [1, 0] and "5D" in result.table.hands[0] and "3H" not in result.table.hands[0]
+    assert result.table.stock_count == 61 and result.table.seat == 1 and result.table.pile == ["7C", "4C"]
+    short = replayed(_short_log(["3H"]))  # the replacement is missing from the log
+    assert short.first_illegal.index == 0 and short.first_illegal.reason.key == "replay.draw_count"
+    assert short.table.stock_count == 63  # the table after the last legal move: as dealt
