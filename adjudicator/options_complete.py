@@ -148,7 +148,7 @@ def _lazy(situation, hand, spots, chosen, verdict, rule):
 def _meld_move(situation: Situation, hand: Hand, spots, chosen) -> Move:
     action = build("meld", hand, spots, chosen)
     opening = not situation.team.melds
-    return Move(_key("meld", action), "opening" if opening else ("add" if not action.melds else "meld"),
+    return Move(_key("meld", action, situation), "opening" if opening else ("add" if not action.melds else "meld"),
                 _lay_message(action), action)
 
 
@@ -244,13 +244,13 @@ def _go_outs(situation: Situation, readings: Readings, memo: dict):
         size = sum(left.values())
         discard = next(iter(left)) if size else None
         action = build("go_out", hand, spots, chosen, discard=discard)
-        out.append(_go_out_move(action))
+        out.append(_go_out_move(action, situation))
     if sum(hand.counts.values()) == 1:
-        out.append(_go_out_move(Action("go_out", discard=situation.hand[0])))
+        out.append(_go_out_move(Action("go_out", discard=situation.hand[0]), situation))
     return out, whole
 
 
-def _go_out_move(action: Action) -> Move:
+def _go_out_move(action: Action, situation: Situation) -> Move:
     melds = Items(tuple(Cards(tuple(a.cards)) for a in action.adds) + tuple(Cards(m) for m in action.melds), " + ")
     if action.discard and not (action.melds or action.adds):
         message = msg("options.go_out.discard_only", card=Card(action.discard))
@@ -258,7 +258,7 @@ def _go_out_move(action: Action) -> Move:
         message = msg("options.go_out.with_discard", melds=melds, card=Card(action.discard))
     else:
         message = msg("options.go_out.meld_all", melds=melds)
-    return Move(_key("go_out", action), "go_out", message, action)
+    return Move(_key("go_out", action, situation), "go_out", message, action)
 
 
 def _takes(situation: Situation, readings: Readings, memo: dict):
@@ -314,8 +314,9 @@ def _lay_message(action: Action) -> Message:
     return msg("options.move.lay", parts=Items(tuple(_parts(action)), "; "))
 
 
-def _key(group: str, action: Action) -> str:
-    """A stable key naming the move by kinds: ``meld:add(K:K,K);meld(9,9,JK)``."""
+def _key(group: str, action: Action, situation: Situation | None = None) -> str:
+    """A stable key naming the move by kinds: ``meld:add(K:K,K);meld(9,9,JK)`` (and, after taking the pile,
+    ``;from_pile(7)``: the kinds laid that came from it, where that tells two moves apart)."""
     def kinds(cards) -> str:
         return ",".join(sorted((kind(c) for c in cards), key=_kind_order))
     parts = [f"with({kinds(action.with_cards)})"] if action.type == "take_pile" else []
@@ -323,6 +324,9 @@ def _key(group: str, action: Action) -> str:
     parts += sorted(f"add({a.to}:{kinds(a.cards)})" for a in action.adds)
     if action.discard:
         parts.append(f"discard({kind(action.discard)})")
+    from_pile = canonical(action, situation)[5] if situation is not None else ()
+    if from_pile:
+        parts.append(f"from_pile({','.join(from_pile)})")
     return f"{group}:{';'.join(parts)}"
 
 

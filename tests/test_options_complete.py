@@ -266,6 +266,7 @@ def test_the_legal_moves_are_exactly_the_listed_ones(vid, turn, unbounded):
             assert group.complete, group.kind
             for option in group.options:
                 listed[option.verdict].add(canon(option.action, sit))
+            assert len({o.key for o in group.options}) == len(group.options), group.kind  # a key per move
         found = {LEGAL: set(), UNDETERMINED: set()}
         for action in actions:
             verdict = rule(sit, action, rules).verdict
