@@ -13,6 +13,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     # --- what each rule checks ---------------------------------------------------------------
     "rule.turn.draw_first": 'A turn starts by drawing from the stock or taking the pile; melding and discarding come after.',
     "rule.draw.count": 'How many cards one draw from the stock takes.',
+    "rule.deal.stock": 'The stock holds no more cards than the deal and the upcard leave.',
     "rule.stock.empty": 'What drawing from an empty stock means.',
     "rule.stock.empty.forced_take": 'With the stock empty, a player must take an unfrozen pile that fits a team meld.',
     "rule.first_round.no_pile": "Nobody takes the pile before the starting player's second turn.",
@@ -28,6 +29,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "rule.pile.unfrozen.natural_and_wild": 'An unfrozen pile may be taken with one matching natural and one wild card.',
     "rule.pile.unfrozen.add_to_meld": "An unfrozen pile may be taken to add its top card to the team's meld of that rank.",
     "rule.pile.cards_same_turn": 'Whether cards taken with the pile may be melded in the same turn.',
+    "rule.pile.taken_whole": 'Taking the pile takes all of it, and its top card is melded at once.',
     "rule.meld.same_rank": "A meld's natural cards share one rank.",
     "rule.meld.min_cards": 'A meld has at least the minimum number of cards.',
     "rule.meld.min_naturals": 'A meld holds at least the minimum number of natural cards.',
@@ -45,6 +47,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "rule.go_out.canasta_required": 'A team needs its canastas before a player may go out.',
     "rule.go_out.keep_card": 'Without the canastas to go out, a player must keep a card after discarding.',
     "rule.go_out.all_cards": 'Going out gets rid of every card: meld all, or all but one and discard it.',
+    "rule.go_out.partner_answer": "The partner's answer to “may I go out?” binds where the rules say so.",
     # --- a check that could not be decided ----------------------------------------------------
     "check.missing": "This needs {fact}, which is not given.",
     "check.not_stated": "The rules of {variant} do not say {parameter}; a house rule can settle it.",
@@ -71,6 +74,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "subject.top_with": "The top card {top} with {cards}",
     "subject.grown": "{subject} (the meld of {rank:pl} after adding)",
     "subject.team_meld": "Meld {index} of {team} ({cards})",
+    "subject.our_meld": "Your team's meld {index} ({cards})",
+    "subject.their_meld": "The opponents' meld {index} ({cards})",
     "subject.second_meld": "a second meld of {rank:pl}",
     "subject.this_meld": "this meld",
     "subject.going_out_table": "going out with this table",
@@ -185,6 +190,11 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "go_out.by_refused": "You go out by {how}, which the rules do not allow.",
     "go_out.last_discard": "Discarding your last card goes out, as the rules allow.",
     "go_out.last_discard_refused": "Discarding your last card goes out; the rules do not allow that.",
+    "go_out.partner_said_no": "You asked your partner whether you may go out, and the answer was no; the answer "
+                              "binds, so you may not go out this turn.",
+    "go_out.partner_said_yes": "You asked your partner whether you may go out, and the answer was yes; the answer "
+                               "binds, so you must go out this turn.",
+    "go_out.partner_answer_free": "Your partner's answer does not bind you.",
     "concealed.adds_to_partner": "it adds to the partner's melds",
     "concealed.no_canasta": "it lays down no complete canasta",
     "discard.red_three": "{card} is a red three: it is laid out at once, never kept or discarded.",
@@ -312,6 +322,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.players_required": "Say how many play: {variant} scores {supported} players differently.",
     "error.players_unsupported": "{variant} has rules for {supported} players, not {players}.",
     "error.drew": "This must be empty (not drawn yet), the stock or the pile.",
+    "error.partner_answer": "This must be yes or no (or empty, when the player did not ask).",
     "error.action_type": "This is not an action the rules know; one of {types}.",
     "error.discard_without_card": "A discard names its card.",
     "error.meld_without_melds": "A meld lays down at least one meld or addition.",
@@ -323,6 +334,21 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
                                   "table yet.",
     "error.pile_cards_without_take": "Cards can come from the pile this turn only when the player took the pile.",
     "error.more_than_deck": "More than the {limit} cards of the deck of {variant}.",
+    # --- tables that cannot happen (adjudicator.possible) ---------------------------------------
+    "table.stock_after_deal": "The stock cannot hold {count} cards: of the {deck} cards, {players} players are dealt "
+                              "{each} each and one is turned up, which leaves at most {most}.",
+    "table.stock_beside_table": "The stock cannot hold {count} cards while the table shows {shown} of the {deck} "
+                                "cards.",
+    "table.whose_team": "your team",
+    "table.whose_opponents": "the opponents",
+    "table.two_melds_of_a_rank": "Melds {first} and {second} of {whose} are both of {rank:pl}, and a team has only "
+                                 "one meld of each rank.",
+    "table.band_needs_canasta": "On {score} points the opening must include a canasta, and a canasta stays on the "
+                                "table, so {whose} cannot have melds without one.",
+    "table.pile_left_after_take": "The pile was taken this turn, and taking it takes the whole pile, so none can be "
+                                  "left.",
+    "table.red_three_in_pile": "{card} cannot lie this high in the pile: a red three is laid out at once and never "
+                               "discarded, so it lies in the pile only as a card turned up at the start.",
     "error.teams_and_rounds": "Give the teams of one round or the rounds of a game, not both.",
     "error.teams_or_rounds": "Give the teams of one round or the rounds of a game.",
     "error.empty_list": "This must not be empty.",

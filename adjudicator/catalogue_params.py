@@ -184,10 +184,10 @@ PARAMS: dict[str, dict] = {
                             "about": "A player may go out by melding all but one card and discarding it.",
                             "yes": "a player may go out by discarding the last card",
                             "no": "a player may not go out by discarding the last card"},
-    "go_out.ask_partner": {"point": "whether a player may ask the partner before going out",
+    "go_out.ask_partner": {"point": "whether the partner's answer to a request to go out binds",
                            "about": "A player may ask the partner for leave to go out; the answer binds.",
-                           "yes": "a player may ask the partner, and the answer binds",
-                           "no": "a player may not ask the partner"},
+                           "yes": "the partner's answer binds",
+                           "no": "the partner's answer does not bind"},
     "concealed.allowed": {"point": "whether going out concealed earns a bonus",
                           "about": "Going out concealed (the whole hand in one turn, nothing melded before) earns a "
                                    "bonus.",

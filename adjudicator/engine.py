@@ -13,11 +13,11 @@ from __future__ import annotations
 from .actions import Action
 from .cards import JOKER, is_black_three, is_red_three
 from .findings import Ruling
-from .going_out import check_all_cards, check_canastas, check_last_discard, concealed
+from .going_out import check_all_cards, check_canastas, check_last_discard, check_partner_answer, concealed
 from .judge import Judge, MissingFact, NotStated
 from .messages import Card
-from .opening import check_opening, without_pile_cards
-from .parse import RulingRequest, ruling_request
+from .opening import check_opening, pile_cards_apart, without_pile_cards
+from .parse import RulingRequest, check_table, ruling_request
 from .readings import decide_across
 from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, check_pile_not_empty,
                    frozen_reasons, take_onto_meld, take_with_hand, top_usable)
@@ -30,9 +30,17 @@ from .variants import Variant
 def rule(situation: Situation, action: Action, rules: Variant) -> Ruling:
     """Rule on ``action`` in ``situation`` under ``rules`` (a variant, with any house rules applied).
 
+    A table that cannot happen under the variant is refused first
+    (:class:`~adjudicator.errors.ImpossibleInput`, :func:`adjudicator.parse.check_table`).
     Where the ruling hangs on a point the text leaves open, it is decided across
     the point's readings (:mod:`adjudicator.readings`).
     """
+    check_table(rules, situation, action)
+    return rule_checked(situation, action, rules)
+
+
+def rule_checked(situation: Situation, action: Action, rules: Variant) -> Ruling:
+    """:func:`rule` on a table already checked (a parsed request, or the options of a checked situation)."""
     return decide_across(lambda ruled: rule_once(situation, action, ruled), rules)
 
 
@@ -51,7 +59,7 @@ def rule_once(situation: Situation, action: Action, rules: Variant) -> Ruling:
 def adjudicate(payload: dict, variants: dict[str, Variant]) -> Ruling:
     """Parse ``{variant, situation, action, house_rules?}`` and rule on it (raises the typed input errors)."""
     request: RulingRequest = ruling_request(payload, variants)
-    return rule(request.situation, request.action, request.rules)
+    return rule_checked(request.situation, request.action, request.rules)
 
 
 # --- handlers ----------------------------------------------------------------------------------
@@ -99,22 +107,25 @@ def rule_meld(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
     table = Table(judge, situation.need_team_melds())
     lay_all(table, action.melds, action.adds, going_out=False)
-    check_pile_cards(judge, situation, action)
-    check_opening(judge, situation, table, [list(m) for m in action.melds], [])
+    pile_used = check_pile_cards(judge, situation, action)
+    check_opening(judge, situation, table, *pile_cards_apart(situation, action.melds, pile_used))
     left = situation.need_hand_size() - len(action.laid_cards())
+    if left == 0:
+        check_partner_answer(judge, situation, going_out=True)
     if left <= 1:
         check_canastas(judge, situation, table, left, going_out=False)
 
 
 def rule_go_out(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
+    check_partner_answer(judge, situation, going_out=True)
     check_all_cards(judge, situation, action)
     table = Table(judge, situation.need_team_melds())
     lay_all(table, action.melds, action.adds, going_out=True)
-    check_pile_cards(judge, situation, action)
+    pile_used = check_pile_cards(judge, situation, action)
     check_canastas(judge, situation, table, 0, going_out=True)
     waived = concealed(judge, situation, action, table)
-    check_opening(judge, situation, table, [list(m) for m in action.melds], [], waived=waived)
+    check_opening(judge, situation, table, *pile_cards_apart(situation, action.melds, pile_used), waived=waived)
 
 
 def rule_discard(judge: Judge, situation: Situation, action: Action) -> None:
@@ -125,6 +136,8 @@ def rule_discard(judge: Judge, situation: Situation, action: Action) -> None:
             judge.param("red_three.laid_out")
             check.result(False, "discard.red_three", card=Card(card))
         return
+    if situation.partner_answer is not None:
+        check_partner_answer(judge, situation, going_out=situation.need_hand_size() == 1)
     if situation.need_hand_size() == 1:
         table = Table(judge, situation.need_team_melds())
         check_last_discard(judge)

@@ -52,6 +52,21 @@ def check_all_cards(judge: Judge, situation: Situation, action) -> None:
             check.result(bool(ok), "go_out.by" if ok else "go_out.by_refused", how=how)
 
 
+def check_partner_answer(judge: Judge, situation: Situation, going_out: bool) -> None:
+    """The partner's answer to "may I go out?", where the text makes it binding (``go_out.ask_partner``):
+    after a no the player may not go out, after a yes a turn may not end without going out."""
+    answer = situation.partner_answer
+    if answer is None or (answer == "yes") == going_out:
+        return
+    with judge.rule("go_out.partner_answer") as check:
+        binds = judge.param("go_out.ask_partner")
+        judge.decide("go_out.ask_partner")
+        if binds:
+            check.result(False, "go_out.partner_said_no" if answer == "no" else "go_out.partner_said_yes")
+        else:
+            check.result(True, "go_out.partner_answer_free")
+
+
 def check_last_discard(judge: Judge) -> None:
     """Discarding the last card is going out; the text may or may not allow that."""
     with judge.rule("go_out.all_cards") as check:

@@ -81,6 +81,7 @@ def check_opening(judge: Judge, situation: Situation, table, groups, pile_extra,
                 _what_does_not_count(judge, table, situation, need.points - counted)
             check.result(counted >= need.points, "opening.counts", points=counted, how=how, requirement=need)
         elif judge.param("opening.pile_top_only"):
+            judge.decide("opening.pile_top_only")
             check.result(False, "opening.pile_cards_excluded", points=counted, extra=extra, requirement=need)
         else:
             check.result(counted + extra >= need.points, "opening.counts_with_pile", points=counted + extra,
@@ -127,6 +128,27 @@ def _what_does_not_count(judge: Judge, table, situation: Situation, short: int) 
             deciding.append("opening.red_threes_count")
     if deciding:
         judge.decide(*deciding)
+
+
+def pile_cards_apart(situation: Situation, groups, used_from_pile) -> tuple[list[list[str]], list[str]]:
+    """The melds of a turn that began by taking the pile, split for the opening check: the pile's top card
+    (the last of ``turn.cards_from_pile``) counts as the hand's cards do; the other pile cards the melds use
+    are set apart, and ``opening.pile_top_only`` says whether they count."""
+    left = Counter(used_from_pile)
+    taken = situation.cards_from_pile
+    if taken and left[taken[-1]] > 0:
+        left[taken[-1]] -= 1
+    kept_groups, apart = [], []
+    for group in groups:
+        kept = []
+        for c in group:
+            if left[c] > 0:
+                left[c] -= 1
+                apart.append(c)
+            else:
+                kept.append(c)
+        kept_groups.append(kept)
+    return kept_groups, apart
 
 
 def without_pile_cards(groups, used_from_pile) -> list[list[str]]:

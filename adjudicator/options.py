@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .actions import Action
-from .engine import rule
+from .engine import rule_checked
 from .findings import LEGAL, UNDETERMINED, Ruling
 from .judge import Judge, NotStated, wild_param
 from .melds import sure_rank
@@ -35,6 +35,7 @@ from .options_melds import meld_slots
 from .options_pile import take_slots
 from .options_slots import Slot, merge
 from .options_turn import discard_slots, draw_slots
+from .parse import check_table
 from .readings import MAX_POINTS, each_reading, readings_for
 from .situation import NOT_GIVEN, Situation
 from .variants import Variant
@@ -121,7 +122,10 @@ class Options:
 
 
 def legal_moves(situation: Situation, rules: Variant) -> Options:
-    """Every option open to the player in ``situation`` under ``rules`` (a variant with house rules applied)."""
+    """Every option open to the player in ``situation`` under ``rules`` (a variant with house rules applied).
+
+    A table that cannot happen is refused first (:func:`adjudicator.parse.check_table`)."""
+    check_table(rules, situation, Action("draw"))  # an action that takes no card: the table's own facts
     if situation.drew == NOT_GIVEN:
         phases = [(BEFORE_DRAW, None, True), (AFTER_DRAW, "stock", True)]
     else:
@@ -209,7 +213,7 @@ def _hangs_open(action: Action, rules: Variant) -> bool:
 def _ruled(situation: Situation, rules: Variant, action: Action, cache: dict) -> Ruling:
     ruling = cache.get(action)
     if ruling is None:
-        ruling = cache[action] = rule(situation, action, rules)
+        ruling = cache[action] = rule_checked(situation, action, rules)
     return ruling
 
 

@@ -33,10 +33,12 @@ from .actions import ACTION_TYPES, Action, Add
 from .errors import COUNTED, MAX_ISSUES, ImpossibleInput, Issue, MalformedRequest, UnknownVariant, issue, pointer
 from .messages import Card, Items, Word
 from .parameters import PARAMETERS
+from .possible import check_situation
 from .situation import NOT_GIVEN, Side, Situation
 from .variants import Variant
 
 DREW = (None, "stock", "pile")
+PARTNER_ANSWERS = (None, "yes", "no")
 PENALTY_PREFIX = "score.penalty_"
 # Penalty kinds are the catalogue's score.penalty_<kind> parameters ("hint", "unverifiable_count").
 PENALTY_KINDS = tuple(p.name[len(PENALTY_PREFIX):] for p in PARAMETERS if p.name.startswith(PENALTY_PREFIX))
@@ -208,6 +210,9 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
     drew = NOT_GIVEN if not isinstance(turn, dict) or "drew" not in turn else turn["drew"]
     if drew != NOT_GIVEN and drew not in DREW:
         raise MalformedRequest([issue(f"{base}/turn/drew", "error.drew")])
+    answer = (turn or {}).get("partner_answer")
+    if answer not in PARTNER_ANSWERS:
+        raise MalformedRequest([issue(f"{base}/turn/partner_answer", "error.partner_answer")])
     pile = raw.get("discard_pile")
     hand = player.get("hand")
     taken = (turn or {}).get("cards_from_pile")
@@ -223,6 +228,7 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
         has_melded=player.get("has_melded"),
         drew=drew,
         cards_from_pile=() if taken is None else card_list(taken, f"{base}/turn/cards_from_pile", issues),
+        partner_answer=answer,
         base=base,
     )
     if issues:
@@ -292,7 +298,9 @@ def _is_rank(text: str) -> bool:
 
 
 def check_table(rules: Variant, sit: Situation, act: Action) -> None:
-    """Refuse a situation and action that cannot happen together under the variant."""
+    """Refuse a situation and action that cannot happen together under the variant (the one table check:
+    the web layer, the library's :func:`adjudicator.engine.rule` and :func:`adjudicator.options.legal_moves`
+    all come here)."""
     _check_in_hand(act, sit.hand, sit.pile)
     base = sit.base
     extra = [(c, "/action") for c in act.hand_cards()] if sit.hand is None else []
@@ -317,15 +325,15 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> None:
             raise ImpossibleInput(opened)
     if sit.cards_from_pile and sit.drew in (None, "stock"):
         raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.pile_cards_without_take")])
-    for what, count in (("hand_count", sit.hand_count), ("stock_count", sit.stock_count)):
-        if count is not None and count > rules.deck_size:
-            at = f"{base}/player/hand_count" if what == "hand_count" else f"{base}/stock_count"
-            raise ImpossibleInput([issue(at, "error.more_than_deck", variant=rules.ref, limit=rules.deck_size)])
+    if sit.hand_count is not None and sit.hand_count > rules.deck_size:
+        raise ImpossibleInput([issue(f"{base}/player/hand_count", "error.more_than_deck", variant=rules.ref,
+                                     limit=rules.deck_size)])
     if sit.hand is not None and sit.cards_from_pile:
         missing = Counter(sit.cards_from_pile) - Counter(sit.hand)
         if missing:
             raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.not_in_hand",
                                          card=Card(sorted(missing)[0]), where=Word("hand"))])
+    check_situation(rules, sit)  # what the variant's own rules say can lie on a table
 
 
 def _located(sit: Situation, extra: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -180,6 +180,22 @@ QUOTES.update({
 QUOTES.update({
     # the open point decides: its sentences come first
     ("unopened team: pile cards toward the opening", S): "Du måste visa sättningen innan du plockar upp resten",
+    # the pile's cards below its top card do not count toward the opening: that sentence decides
+    ("unopened team: pile cards toward the opening", N): "Ved opptak av kastebunken kan toppkortet telle",
+    ("unopened team: pile cards toward the opening", G): "men inget annat, räknas med i kravet",
+    ("unopened team: pile cards toward the opening", D): "I den tur, hvor du tager bunken, må du kun bruge det øverste",
+    ("open with pile cards after taking the pile", S): "Du måste visa sättningen innan du plockar upp resten",
+    ("open with pile cards after taking the pile", N): "Ved opptak av kastebunken kan toppkortet telle",
+    ("open with pile cards after taking the pile", D): "I den tur, hvor du tager bunken, må du kun bruge det øverste",
+    ("open with pile cards after taking the pile", G): "men inget annat, räknas med i kravet",
+    ("go out after the partner said no", S): "Svaret är bindande.",
+    ("go out after the partner said no", N): "Svaret er bindende.",
+    ("go out after the partner said no", D): "Det er tilladt at spørge sin makker, om man må lukke.",
+    ("go out after the partner said no", G): None,
+    ("discard after the partner said yes", S): "Svaret är bindande.",
+    ("discard after the partner said yes", N): "Svaret er bindende.",
+    ("discard after the partner said yes", D): "Det er tilladt at spørge sin makker, om man må lukke.",
+    ("discard after the partner said yes", G): None,
     # the team's score is missing: the band table as a whole, from its first line
     ("opening without the team's score", S): "| 0–1 495 | 50 |",
     ("opening without the team's score", D): "0-1495: 50 point",

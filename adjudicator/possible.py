@@ -1,0 +1,192 @@
+"""Whether a table can happen under a variant: the one check every path runs before it rules.
+
+A ruling, the options of a situation, a comparison and a batch item all pass
+through :func:`check_situation` (:func:`adjudicator.parse.check_table` calls it,
+and so does :func:`adjudicator.engine.rule` for tables built in code). Each
+limit comes from the variant's own parameters, so a new variant file gets them
+without code:
+
+* the stock: no more cards than the deal leaves (``deck`` less ``deal.cards``
+  for every player, less the upcard), nor more than the deck leaves beside the
+  cards the table shows;
+* the melds lying on the table: every composition rule of the variant
+  (:func:`adjudicator.melds.check_meld`), black threes only in the act of going
+  out, one meld per rank where the text says so;
+* the opening band: a team whose band opens only with a canasta has one once it
+  has melded (canastas are never broken up);
+* a pile taken this turn leaves no pile behind (a team yet to open may still be
+  showing the opening the take makes, so an unopened team is not refused: its
+  melds are ruled, with only the top card counting where the text says so);
+* a red three lies in the pile only as an upcard, or under upcards that make one
+  turn another (``pile.upcard_turn_more``): it is never discarded.
+
+A failed check is an :class:`~adjudicator.errors.ImpossibleInput` whose issue
+points at the field and says, with the rule's words quoted, what rules it out.
+Where the text leaves a limit open, the table is not refused.
+"""
+
+from __future__ import annotations
+
+from .cards import JOKER, is_black_three, is_red_three
+from .errors import ImpossibleInput, Issue
+from .findings import Finding
+from .judge import Judge, NotStated
+from .melds import canastas, check_meld, natural_rank
+from .messages import Card, Cards, Items, Message, Param, ParamValue, Rank, msg
+from .opening import requirement
+from .situation import Side, Situation
+from .variants import Variant
+
+SIDES = (("team", "subject.our_meld"), ("opponents", "subject.their_meld"))
+
+
+def rule_failed(finding: Finding) -> Message:
+    """A failed check as an error: what failed, the rule id and the words of the rule it rests on."""
+    return msg("error.rule_failed", explanation=finding.message, rule=finding.rule,
+               quotes=Items(tuple(msg("quote", text=c.quote) for c in finding.citations), " "),
+               house_rules=Items(tuple(msg("house_rule.value", parameter=Param(h.parameter),
+                                           value=ParamValue(h.parameter, h.value)) for h in finding.house_rules)))
+
+
+def check_situation(rules: Variant, sit: Situation) -> None:
+    """Refuse a situation whose table cannot happen under ``rules``; every fault is gathered first."""
+    issues = situation_issues(rules, sit)
+    if issues:
+        raise ImpossibleInput(issues)
+
+
+def situation_issues(rules: Variant, sit: Situation) -> list[Issue]:
+    """The faults of the table, each an issue at its field quoting the rule that rules it out."""
+    issues: list[Issue] = []
+    base = sit.base
+    if sit.stock_count is not None:
+        _check(rules, sit, f"{base}/stock_count", issues, lambda judge: _stock(judge, sit))
+    for name, subject in SIDES:
+        side: Side = getattr(sit, name)
+        if side.melds:
+            _check_melds(rules, sit, side, f"{base}/{name}", subject, issues)
+    if sit.drew == "pile" and sit.pile:
+        _check(rules, sit, f"{base}/discard_pile", issues, lambda judge: _pile_left(judge, len(sit.pile)))
+    if sit.pile:
+        for i, card in enumerate(sit.pile):
+            if is_red_three(card) and i:
+                _check(rules, sit, f"{base}/discard_pile/{i}", issues,
+                       lambda judge, i=i, card=card: _red_three_in_pile(judge, sit.pile, i, card))
+    return issues
+
+
+def _check(rules: Variant, sit: Situation, at: str, issues: list[Issue], run) -> None:
+    """Run one check under a judge of its own; its failed findings become issues at ``at``."""
+    judge = Judge(rules, sit.players)
+    try:
+        run(judge)
+    except NotStated:
+        return
+    issues.extend(Issue(at, rule_failed(f)) for f in judge.findings if f.passed is False)
+
+
+# --- the stock ---------------------------------------------------------------------------------
+
+def stock_limit(judge: Judge, players: int | None) -> tuple[int, int, int] | None:
+    """(most cards the stock can hold, players, cards each) after the deal and the upcard.
+
+    With the player count unknown, the count that deals fewest cards gives the limit. None where the
+    variant gives no deal for any count it supports.
+    """
+    deal = judge.param("deal.cards")
+    counts = [players] if players is not None else [p for p in judge.rules.value("players.supported")]
+    dealt = [(p * deal[p], p) for p in counts if p in deal]
+    if not dealt:
+        return None
+    total, p = min(dealt)
+    return judge.rules.deck_size - total - 1, p, deal[p]
+
+
+def _stock(judge: Judge, sit: Situation) -> None:
+    count = sit.stock_count
+    with judge.rule("deal.stock") as check:
+        judge.param("deck.decks")
+        judge.param("deck.jokers")
+        limit = stock_limit(judge, sit.players)
+        judge.decide("deal.cards")
+        if limit is None:
+            return
+        most, players, each = limit
+        if count > most:
+            check.result(False, "table.stock_after_deal", count=count, most=most, deck=judge.rules.deck_size,
+                         players=players, each=each)
+            return
+        shown = len(sit.cards_shown()) + (sit.hand_count if sit.hand is None and sit.hand_count else 0) + \
+            (sit.team.red_threes or 0) + (sit.opponents.red_threes or 0)
+        room = judge.rules.deck_size - shown
+        check.result(count <= room, "table.stock_beside_table", count=count, shown=shown,
+                     deck=judge.rules.deck_size)
+
+
+# --- the melds on the table --------------------------------------------------------------------
+
+def _check_melds(rules: Variant, sit: Situation, side: Side, at: str, subject_key: str,
+                 issues: list[Issue]) -> None:
+    clean = True
+    for j, meld in enumerate(side.melds):
+        judge = Judge(rules, sit.players)
+        check_meld(judge, list(meld), msg(subject_key, index=j + 1, cards=Cards(tuple(meld))), going_out=False)
+        failed = [f for f in judge.findings if f.passed is False]
+        issues.extend(Issue(f"{at}/melds/{j}", rule_failed(f)) for f in failed)
+        clean &= not failed and not judge.not_stated
+    if not clean:
+        return
+    _check(rules, sit, f"{at}/melds", issues, lambda judge: _one_per_rank(judge, side, subject_key))
+    if side.score is not None and side.score >= 0:
+        _check(rules, sit, f"{at}/melds", issues, lambda judge: _band_canasta(judge, side, subject_key))
+
+
+def _one_per_rank(judge: Judge, side: Side, subject_key: str) -> None:
+    first: dict[str, int] = {}
+    for j, meld in enumerate(side.melds):
+        meld_rank = natural_rank(judge, meld)
+        if meld_rank is None or is_black_three(meld[0]):
+            continue
+        if meld_rank not in first:
+            first[meld_rank] = j
+            continue
+        with judge.rule("meld.one_per_rank") as check:
+            if judge.param("meld.one_per_rank"):
+                check.result(False, "table.two_melds_of_a_rank", rank=Rank(meld_rank), whose=_whose(subject_key),
+                             first=first[meld_rank] + 1, second=j + 1)
+
+
+def _band_canasta(judge: Judge, side: Side, subject_key: str) -> None:
+    with judge.rule("opening.canasta_required") as check:
+        need = requirement(judge, side.score)
+        if need.canasta_required and not canastas(judge, side.melds):
+            judge.case(f"band:{need.band_min}")
+            check.result(False, "table.band_needs_canasta", score=side.score, whose=_whose(subject_key))
+
+
+def _whose(subject_key: str) -> Message:
+    return msg("table.whose_team" if subject_key == "subject.our_meld" else "table.whose_opponents")
+
+
+# --- the pile ----------------------------------------------------------------------------------
+
+def _pile_left(judge: Judge, count: int) -> None:
+    with judge.rule("pile.taken_whole") as check:
+        judge.param("turn.draw_first")
+        check.result(False, "table.pile_left_after_take", count=count)
+
+
+UPCARD_KIND = {"joker": lambda c: c == JOKER, "two": lambda c: c != JOKER and c[:-1] == "2",
+               "red_three": is_red_three, "black_three": is_black_three}
+
+
+def _red_three_in_pile(judge: Judge, pile, i: int, card: str) -> None:
+    """A red three above the pile's first card: possible only among upcards that each made one turn another."""
+    with judge.rule("red_three.never_melded") as check:
+        if not judge.param("red_three.laid_out"):
+            return
+        more = judge.param("pile.upcard_turn_more")
+        turned = all(any(UPCARD_KIND[k](c) for k in more) for c in pile[:i])
+        if not turned:
+            judge.decide("red_three.laid_out")
+            check.result(False, "table.red_three_in_pile", card=Card(card), position=i + 1)
