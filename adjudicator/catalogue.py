@@ -61,6 +61,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "first_round.over": "The first round is over, so you may {what}.",
     "stock.empty_round_ends": "The stock is empty: the round ends when a player must draw.",
     "stock.empty": "The stock is empty: there is no card to draw.",
+    "pile.top_onto_opponents": "Only the opponents have a meld of {rank:pl}; the top card {top} cannot go onto it, "
+                               "as cards go only onto your own team's melds.",
     "draw.count": ("A draw takes {count} card from the stock.", "A draw takes {count} cards from the stock."),
     "stock.forced_take_pile_empty": "The pile is empty too, so nothing must be taken.",
     "stock.forced_take_must": "The stock is empty and the top card of the open pile, {top}, fits your team's meld, "
@@ -102,6 +104,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "black_three.wilds": "{subject} holds wild cards; a meld of black threes holds {sizes} and no wild cards.",
     "black_three.ok": ("{subject} has {count} black three; a meld of black threes holds {sizes}.",
                        "{subject} has {count} black threes; a meld of black threes holds {sizes}."),
+    "meld.add_opponents_meld": "{subject}: only the opponents have a meld of {rank:pl}, and cards go only onto "
+                               "your own team's melds.",
     "meld.add_instead": "{subject}: your team already has a meld of {rank:pl}; add these cards to it instead.",
     "meld.second_allowed": "{subject}: your team already has a meld of {rank:pl}; a second meld of a rank is "
                            "allowed.",

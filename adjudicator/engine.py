@@ -86,7 +86,7 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
     frozen = []
     with judge.rule("pile.frozen.natural_pair"):  # what freezes the pile is read for this rule's citations
         frozen = frozen_reasons(judge, pile, melds)
-    table = Table(judge, melds)
+    table = Table(judge, melds, situation.opponents.melds or ())
     if action.with_cards:
         take_with_hand(judge, table, top, action.with_cards, frozen)
     else:
@@ -105,7 +105,7 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
 
 def rule_meld(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
-    table = Table(judge, situation.need_team_melds())
+    table = Table(judge, situation.need_team_melds(), situation.opponents.melds or ())
     lay_all(table, action.melds, action.adds, going_out=False)
     pile_used = check_pile_cards(judge, situation, action)
     check_opening(judge, situation, table, *pile_cards_apart(situation, action.melds, pile_used))
@@ -120,12 +120,13 @@ def rule_go_out(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
     check_partner_answer(judge, situation, going_out=True)
     check_all_cards(judge, situation, action)
-    table = Table(judge, situation.need_team_melds())
+    table = Table(judge, situation.need_team_melds(), situation.opponents.melds or ())
     lay_all(table, action.melds, action.adds, going_out=True)
     pile_used = check_pile_cards(judge, situation, action)
     check_canastas(judge, situation, table, 0, going_out=True)
-    waived = concealed(judge, situation, action, table)
-    check_opening(judge, situation, table, *pile_cards_apart(situation, action.melds, pile_used), waived=waived)
+    hidden, waived = concealed(judge, situation, action, table)
+    check_opening(judge, situation, table, *pile_cards_apart(situation, action.melds, pile_used), waived=waived,
+                  concealed_out=hidden)
 
 
 def rule_discard(judge: Judge, situation: Situation, action: Action) -> None:

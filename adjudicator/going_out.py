@@ -74,8 +74,9 @@ def check_last_discard(judge: Judge) -> None:
         check.result(bool(ok), "go_out.last_discard" if ok else "go_out.last_discard_refused")
 
 
-def concealed(judge: Judge, situation: Situation, action, table: Table) -> bool:
-    """Note whether a go-out earns the concealed bonus; return whether the opening minimum is waived.
+def concealed(judge: Judge, situation: Situation, action, table: Table) -> tuple[bool, bool]:
+    """Note whether a go-out earns the concealed bonus; return (whether it is concealed, whether the opening
+    minimum is waived).
 
     A player whose team has no melds cannot have melded before, so ``has_melded``
     need not be given then; otherwise an unknown ``has_melded`` leaves the bonus open.
@@ -85,9 +86,9 @@ def concealed(judge: Judge, situation: Situation, action, table: Table) -> bool:
         has_melded = False
     if has_melded is None:
         judge.note("consequence.concealed_depends", fact=Fact(situation.base + "/player/has_melded"))
-        return False
+        return False, False
     if has_melded or not judge.known("concealed.allowed"):
-        return False
+        return False, False
     reasons = []
     if judge.known("concealed.no_add_to_partner") and action.adds:
         reasons.append(msg("concealed.adds_to_partner"))
@@ -97,6 +98,6 @@ def concealed(judge: Judge, situation: Situation, action, table: Table) -> bool:
     bonus = judge.known("score.concealed_extra")
     if reasons:
         judge.note("consequence.not_concealed", reasons=Items(tuple(reasons)))
-        return False
+        return False, False
     judge.note("consequence.concealed", bonus=bonus)
-    return bool(judge.known("concealed.opening_waived_after_stock") and situation.drew == "stock" and new_canasta)
+    return True, bool(judge.known("concealed.opening_waived_after_stock") and situation.drew == "stock" and new_canasta)

@@ -57,8 +57,13 @@ def opening_value(judge: Judge, groups) -> tuple[int, bool]:
     return (sum(values) if together else max(values or [0])), together
 
 
-def check_opening(judge: Judge, situation: Situation, table, groups, pile_extra, waived: bool = False) -> None:
-    """The first melds' minimum; ``groups`` are the cards laid this turn from the hand (and the top card)."""
+def check_opening(judge: Judge, situation: Situation, table, groups, pile_extra, waived: bool = False,
+                  concealed_out: bool = False) -> None:
+    """The first melds' minimum; ``groups`` are the cards laid this turn from the hand (and the top card).
+
+    ``concealed_out``: the action goes out concealed; where the text says in so many words whether that
+    spares the opening minimum (``concealed.opening_waived_after_stock`` stated), a shortfall quotes it first.
+    """
     if situation.need_team_melds():
         return
     first_round(judge, situation, "first_round.no_opening", "open")
@@ -79,6 +84,9 @@ def check_opening(judge: Judge, situation: Situation, table, groups, pile_extra,
         elif counted >= need.points or not extra:
             if counted < need.points:
                 _what_does_not_count(judge, table, situation, need.points - counted)
+                if concealed_out and judge.rules.params["concealed.opening_waived_after_stock"].status == "stated":
+                    judge.param("concealed.opening_waived_after_stock")
+                    judge.decide("concealed.opening_waived_after_stock")
             check.result(counted >= need.points, "opening.counts", points=counted, how=how, requirement=need)
         elif judge.param("opening.pile_top_only"):
             judge.decide("opening.pile_top_only")

@@ -75,6 +75,7 @@ PARAMETERS: tuple[Param, ...] = tuple(
         _p("meld.naturals_per_wild", "int_or_null", minimum=1, maximum=7),
         _p("meld.wild_only_allowed", "bool"),
         _p("meld.one_per_rank", "bool"),
+        _p("meld.add_to_opponents", "bool"),
         _p("canasta.min_cards", "int", minimum=3, maximum=13),
         _p("canasta.wild_makes_mixed", "bool"),
         # threes

@@ -121,6 +121,10 @@ ROWS = [
      "turn.draw_first", "I I I I"),
     ("add to a meld the team lacks", drawn(player=H), {"type": "meld", "add": [["AH", "AD"]]},
      "meld.add.target", "I I I I"),
+    ("add to the opponents' meld", drawn(player={"hand": ["QC", "QC", "5C"]}),
+     {"type": "meld", "add": [{"to": "Q", "cards": ["QC"]}]}, "meld.add.target", "I I I I"),
+    ("top card onto the opponents' meld", base(discard_pile=["8D", "9D", "QC"]), {"type": "take_pile", "with": []},
+     "pile.unfrozen.add_to_meld", "I I I I"),
     # --- the opening ------------------------------------------------------------------------------
     ("open with three aces at 1000", drawn(player=H, **UNOPENED), {"type": "meld", "melds": [["AH", "AD", "AS"]]},
      "opening.minimum", "L L I L"),
