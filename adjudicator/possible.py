@@ -31,13 +31,14 @@ from .cards import JOKER, is_black_three, is_red_three
 from .errors import ImpossibleInput, Issue
 from .findings import Finding
 from .judge import Judge, NotStated
-from .melds import canastas, check_meld, natural_rank
+from .melds import canastas, check_meld, natural_rank, sure_rank
 from .messages import Card, Cards, Items, Message, Param, ParamValue, Rank, msg
 from .opening import requirement
 from .situation import Side, Situation
 from .variants import Variant
 
 SIDES = (("team", "subject.our_meld"), ("opponents", "subject.their_meld"))
+MAX_KNOWN_MELDS = 4096  # melds a variant remembers as possible (cleared when full: a client may send many)
 
 
 def rule_failed(finding: Finding) -> Message:
@@ -59,7 +60,7 @@ def situation_issues(rules: Variant, sit: Situation) -> list[Issue]:
     """The faults of the table, each an issue at its field quoting the rule that rules it out."""
     issues: list[Issue] = []
     base = sit.base
-    if sit.stock_count is not None:
+    if sit.stock_count is not None and not _stock_fits(rules, sit):
         _check(rules, sit, f"{base}/stock_count", issues, lambda judge: _stock(judge, sit))
     for name, subject in SIDES:
         side: Side = getattr(sit, name)
@@ -102,6 +103,25 @@ def stock_limit(judge: Judge, players: int | None) -> tuple[int, int, int] | Non
     return judge.rules.deck_size - total - 1, p, deal[p]
 
 
+def _shown(sit: Situation) -> int:
+    """The cards the table shows outside the stock (a hand given only by its count included)."""
+    return len(sit.cards_shown()) + (sit.hand_count if sit.hand is None and sit.hand_count else 0) + \
+        (sit.team.red_threes or 0) + (sit.opponents.red_threes or 0)
+
+
+def _stock_fits(rules: Variant, sit: Situation) -> bool:
+    """The usual case, worked out without a judge: the stock fits the deal and the table (a judge words the
+    rest; a deal the text leaves open is never refused)."""
+    entry = rules.params["deal.cards"]
+    if not entry.settled:
+        return True
+    deal = entry.value
+    counts = [sit.players] if sit.players is not None else rules.value("players.supported")
+    dealt = [p * deal[p] for p in counts if p in deal]
+    size = rules.deck_size
+    return not dealt or sit.stock_count <= min(size - min(dealt) - 1, size - _shown(sit))
+
+
 def _stock(judge: Judge, sit: Situation) -> None:
     count = sit.stock_count
     with judge.rule("deal.stock") as check:
@@ -116,8 +136,7 @@ def _stock(judge: Judge, sit: Situation) -> None:
             check.result(False, "table.stock_after_deal", count=count, most=most, deck=judge.rules.deck_size,
                          players=players, each=each)
             return
-        shown = len(sit.cards_shown()) + (sit.hand_count if sit.hand is None and sit.hand_count else 0) + \
-            (sit.team.red_threes or 0) + (sit.opponents.red_threes or 0)
+        shown = _shown(sit)
         room = judge.rules.deck_size - shown
         check.result(count <= room, "table.stock_beside_table", count=count, shown=shown,
                      deck=judge.rules.deck_size)
@@ -128,17 +147,35 @@ def _stock(judge: Judge, sit: Situation) -> None:
 def _check_melds(rules: Variant, sit: Situation, side: Side, at: str, subject_key: str,
                  issues: list[Issue]) -> None:
     clean = True
+    known = rules.cite_cache.setdefault("possible_melds", {})  # melds found possible, per variant
+    if len(known) > MAX_KNOWN_MELDS:
+        known.clear()
     for j, meld in enumerate(side.melds):
+        if meld in known:
+            continue
         judge = Judge(rules, sit.players)
         check_meld(judge, list(meld), msg(subject_key, index=j + 1, cards=Cards(tuple(meld))), going_out=False)
         failed = [f for f in judge.findings if f.passed is False]
         issues.extend(Issue(f"{at}/melds/{j}", rule_failed(f)) for f in failed)
-        clean &= not failed and not judge.not_stated
+        if failed or judge.not_stated:
+            clean = False
+        else:
+            known[meld] = True
     if not clean:
         return
-    _check(rules, sit, f"{at}/melds", issues, lambda judge: _one_per_rank(judge, side, subject_key))
-    if side.score is not None and side.score >= 0:
+    ranks = [sure_rank(m) for m in side.melds]
+    if None in ranks or len(set(ranks)) < len(ranks):  # else no two melds can share a rank
+        _check(rules, sit, f"{at}/melds", issues, lambda judge: _one_per_rank(judge, side, subject_key))
+    if side.score is not None and side.score >= 0 and _band_may_need_canasta(rules, side):
         _check(rules, sit, f"{at}/melds", issues, lambda judge: _band_canasta(judge, side, subject_key))
+
+
+def _band_may_need_canasta(rules: Variant, side: Side) -> bool:
+    """Whether the band check can refuse this side: a band that opens only with a canasta, and no meld
+    long enough to be one."""
+    bands, least = rules.value("opening.bands"), rules.value("canasta.min_cards")
+    return any(b["canasta_required"] for b in bands or ()) and \
+        (least is None or all(len(m) < least for m in side.melds))
 
 
 def _one_per_rank(judge: Judge, side: Side, subject_key: str) -> None:
