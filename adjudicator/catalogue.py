@@ -201,6 +201,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "go_out.partner_answer_free": "Your partner's answer does not bind you.",
     "concealed.adds_to_partner": "it adds to the partner's melds",
     "concealed.no_canasta": "it lays down no complete canasta",
+    "concealed.ends_with_discard": "it ends with a discard",
     "discard.red_three": "{card} is a red three: it is laid out at once, never kept or discarded.",
     # --- consequences -------------------------------------------------------------------------
     "consequence.round_ends": "The stock is empty, so the round ends here.",
@@ -223,6 +224,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "consequence.concealed_depends": "Whether this go-out earns the bonus for going out concealed depends on {fact}.",
     "consequence.not_concealed": "This is not a concealed go-out ({reasons}): no bonus for it.",
     "consequence.concealed": "You go out concealed: your team scores the extra {bonus} points for it.",
+    "consequence.concealed_disputed": "Whether this go-out counts as concealed, for the extra {bonus} points, "
+                                      "depends on how the text is read: it defines going out concealed as melding "
+                                      "the whole hand in one go, and this go-out ends with a discard.",
     "consequence.wild_freezes": "The wild card {card} freezes the pile for everyone; lay it crosswise.",
     "consequence.black_three_freezes": "The black three freezes the pile until it is taken.",
     "consequence.black_three_blocks": "The black three blocks the pile for the next player.",

@@ -196,6 +196,10 @@ PARAMS: dict[str, dict] = {
                           "about": "Going out concealed (the whole hand in one turn, nothing melded before) earns a "
                                    "bonus.",
                           "yes": "going out concealed earns a bonus", "no": "going out concealed earns no bonus"},
+    "concealed.discard_allowed": {"point": "whether going out concealed may end with a discard",
+                                  "about": "A concealed go-out may meld all but one card and discard the last.",
+                                  "yes": "a concealed go-out may end with a discard",
+                                  "no": "a concealed go-out melds the whole hand, without a discard"},
     "concealed.needs_canasta_in_turn": {"point": "whether a concealed go-out must lay down a whole canasta",
                                         "about": "A concealed go-out must lay down a complete canasta that turn.",
                                         "yes": "a concealed go-out must lay down a whole canasta",

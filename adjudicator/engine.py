@@ -126,7 +126,7 @@ def rule_go_out(judge: Judge, situation: Situation, action: Action) -> None:
     check_canastas(judge, situation, table, 0, going_out=True)
     hidden, waived = concealed(judge, situation, action, table)
     check_opening(judge, situation, table, *pile_cards_apart(situation, action.melds, pile_used), waived=waived,
-                  concealed_out=hidden)
+                  concealed_out=hidden is not False)
 
 
 def rule_discard(judge: Judge, situation: Situation, action: Action) -> None:

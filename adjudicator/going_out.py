@@ -74,9 +74,9 @@ def check_last_discard(judge: Judge) -> None:
         check.result(bool(ok), "go_out.last_discard" if ok else "go_out.last_discard_refused")
 
 
-def concealed(judge: Judge, situation: Situation, action, table: Table) -> tuple[bool, bool]:
-    """Note whether a go-out earns the concealed bonus; return (whether it is concealed, whether the opening
-    minimum is waived).
+def concealed(judge: Judge, situation: Situation, action, table: Table) -> tuple[bool | None, bool]:
+    """Note whether a go-out earns the concealed bonus; return (whether it is concealed, None where the text
+    reads that two ways; whether the opening minimum is waived).
 
     A player whose team has no melds cannot have melded before, so ``has_melded``
     need not be given then; otherwise an unknown ``has_melded`` leaves the bonus open.
@@ -90,6 +90,14 @@ def concealed(judge: Judge, situation: Situation, action, table: Table) -> tuple
     if has_melded or not judge.known("concealed.allowed"):
         return False, False
     reasons = []
+    if action.discard:
+        entry = judge.rules.params["concealed.discard_allowed"]
+        if entry.readings and entry.source == "document":  # the text reads two ways: say so, state no bonus
+            judge.interpret("concealed.discard_allowed")
+            judge.note("consequence.concealed_disputed", bonus=judge.known("score.concealed_extra"))
+            return None, False
+        if judge.known("concealed.discard_allowed") is False:
+            reasons.append(msg("concealed.ends_with_discard"))
     if judge.known("concealed.no_add_to_partner") and action.adds:
         reasons.append(msg("concealed.adds_to_partner"))
     new_canasta = any(is_canasta(judge, m) for m in action.melds)

@@ -22,7 +22,9 @@ class Requirement:
     """What a team on ``score`` must meld to open: ``points`` (None: no point minimum) and perhaps a canasta.
 
     ``band_min``/``band_max`` are the band's bounds as the text gives them (``band_max`` None: no upper
-    bound); a score below zero has its own figure (``negative``).
+    bound); a score below zero has its own figure (``negative``). ``status`` is the figure's standing in
+    the text (``stated``, ``interpreted`` ...) and ``note`` (with ``notes``, by language) says why where it is
+    not stated outright: a figure the text promises but does not give is shown with both wherever it is shown.
     """
 
     points: int | None
@@ -31,6 +33,9 @@ class Requirement:
     band_min: int | None = None
     band_max: int | None = None
     negative: bool = False
+    status: str = "stated"
+    note: str | None = None
+    notes: tuple[tuple[str, str], ...] = ()
 
 
 def requirement(judge: Judge, score: int) -> Requirement:
@@ -39,7 +44,8 @@ def requirement(judge: Judge, score: int) -> Requirement:
     Inside a check, the parameter (and the band) becomes what decides it.
     """
     if score < 0:
-        need = Requirement(judge.param("opening.negative"), False, score, negative=True)
+        need = Requirement(judge.param("opening.negative"), False, score, negative=True,
+                           **_standing(judge, "opening.negative"))
         if judge.checking:
             judge.decide("opening.negative")
         return need
@@ -47,7 +53,18 @@ def requirement(judge: Judge, score: int) -> Requirement:
     if judge.checking:
         judge.decide("opening.bands")
         judge.case(f"band:{band['min']}")
-    return Requirement(band["points"], band["canasta_required"], score, band["min"], band["max"])
+    return Requirement(band["points"], band["canasta_required"], score, band["min"], band["max"],
+                       **_standing(judge, "opening.bands"))
+
+
+def _standing(judge: Judge, name: str) -> dict:
+    """The figure's status and, where the text does not state it outright, the variant's note on it."""
+    entry = judge.rules.params[name]
+    status = entry.shown_status
+    if status == "stated":
+        return {}
+    return {"status": status, "note": None if entry.house_rule else entry.note,
+            "notes": () if entry.house_rule else entry.notes}
 
 
 def opening_value(judge: Judge, groups) -> tuple[int, bool]:

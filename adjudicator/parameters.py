@@ -118,6 +118,7 @@ PARAMETERS: tuple[Param, ...] = tuple(
         _p("go_out.discard_last", "bool"),
         _p("go_out.ask_partner", "bool"),
         _p("concealed.allowed", "bool"),
+        _p("concealed.discard_allowed", "bool"),
         _p("concealed.needs_canasta_in_turn", "bool"),
         _p("concealed.no_add_to_partner", "bool"),
         _p("concealed.opening_waived_after_stock", "bool"),
