@@ -96,11 +96,17 @@ def stock_limit(judge: Judge, players: int | None) -> tuple[int, int, int] | Non
     """
     deal = judge.param("deal.cards")
     counts = [players] if players is not None else [p for p in judge.rules.value("players.supported")]
-    dealt = [(p * deal[p], p) for p in counts if p in deal]
+    dealt = [(p * each[p], p, each[p]) for each in _deals(judge.rules, deal) for p in counts if p in each]
     if not dealt:
         return None
-    total, p = min(dealt)
-    return judge.rules.deck_size - total - 1, p, deal[p]
+    total, p, each = min(dealt)
+    return judge.rules.deck_size - total - 1, p, each
+
+
+def _deals(rules: Variant, value) -> list[dict]:
+    """The deal as the text gives it, and each other reading of it (sv-classic: 13 or 11 for three players)."""
+    entry = rules.params["deal.cards"]
+    return [value, *(entry.readings if entry.source == "document" else ())]
 
 
 def _shown(sit: Situation) -> int:
@@ -115,9 +121,8 @@ def _stock_fits(rules: Variant, sit: Situation) -> bool:
     entry = rules.params["deal.cards"]
     if not entry.settled:
         return True
-    deal = entry.value
     counts = [sit.players] if sit.players is not None else rules.value("players.supported")
-    dealt = [p * deal[p] for p in counts if p in deal]
+    dealt = [p * deal[p] for deal in _deals(rules, entry.value) for p in counts if p in deal]
     size = rules.deck_size
     return not dealt or sit.stock_count <= min(size - min(dealt) - 1, size - _shown(sit))
 
