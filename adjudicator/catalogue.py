@@ -84,21 +84,21 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "meld.red_three": "{subject} holds a red three ({card}); red threes are bonus cards and are never melded.",
     "meld.mixed_ranks": "{subject} mixes {ranks:pl}; a meld is cards of one rank.",
     "meld.one_rank": "{subject} is a meld of {rank:pl}.",
-    "meld.min_cards": ("{subject} has {count} card; a meld needs at least {least}.",
-                       "{subject} has {count} cards; a meld needs at least {least}."),
+    "meld.min_cards": ("{subject} has one card; a meld needs at least {least:word}.",
+                       "{subject} has {count:word} cards; a meld needs at least {least:word}."),
     "meld.wild_only": "{subject} is wild cards only, which is allowed here.",
     "meld.wild_only_refused": "{subject} is wild cards only, which is not a meld here.",
-    "meld.min_naturals": ("{subject} has {count} natural card; at least {least} are needed.",
-                          "{subject} has {count} natural cards; at least {least} are needed."),
-    "meld.max_wilds": ("{subject} has {count} wild card; at most {cap} are allowed.",
-                       "{subject} has {count} wild cards; at most {cap} are allowed."),
+    "meld.min_naturals": ("{subject} has one natural card; at least {least:word} are needed.",
+                          "{subject} has {count:word} natural cards; at least {least:word} are needed."),
+    "meld.max_wilds": ("{subject} has one wild card; the most allowed is {cap:word}.",
+                       "{subject} has {count:word} wild cards; the most allowed is {cap:word}."),
     "meld.natural_majority": "{subject} has {naturals} natural and {wilds} wild; natural cards must be the majority.",
-    "meld.naturals_per_wild": "{subject} has {naturals} natural for {wilds} wild; {ratio} natural cards are needed "
-                              "for each wild card.",
+    "meld.naturals_per_wild": "{subject} has {naturals} natural for {wilds} wild; {ratio:word} natural cards are "
+                              "needed for each wild card.",
     "black_three.going_out": "{subject} holds black threes, which may be melded only when going out; this is a "
                              "go-out.",
     "black_three.not_going_out": "{subject} holds black threes, which may be melded only when going out.",
-    "black_three.mixed": "{subject} mixes black threes with {card}.",
+    "black_three.mixed": "{subject} mixes black threes with {rank:pl}.",
     "black_three.size": ("{subject} has {count} black three; a meld of black threes holds {sizes}.",
                          "{subject} has {count} black threes; a meld of black threes holds {sizes}."),
     "black_three.wilds": "{subject} holds wild cards; a meld of black threes holds {sizes} and no wild cards.",
@@ -158,12 +158,16 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "pile.no_meld_for_top": "Your team has no meld of {rank:pl} for the top card {top}; show two cards from your "
                             "hand that meld with it.",
     "pile.top_needs_hand_cards": "The top card must be melded with cards from your hand.",
-    "pile.frozen_pair_shown": "The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; you "
-                              "show {shown}.",
-    "pile.frozen_pair_short_wild": "The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; "
-                                   "you show {shown} natural and {wilds}; a wild card does not count.",
-    "pile.frozen_pair_short": "The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; you "
-                              "show {shown}.",
+    "pile.frozen_pair_shown": "The pile is frozen ({why}), so you need two natural {rank:pl} from your hand, and "
+                              "you show them.",
+    "pile.frozen_pair_short_wild": ("The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; "
+                                    "you show only one, and a wild card ({wilds}) does not count.",
+                                    "The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; "
+                                    "you show none, and a wild card ({wilds}) does not count."),
+    "pile.frozen_pair_short": ("The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; you "
+                               "show only one.",
+                               "The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; you "
+                               "show none."),
     "pile.natural_pair": "You show a natural pair of {rank:pl} for the top card.",
     "pile.one_natural_not_wild": "You show one natural {rank} and {others}, which is not wild; the top card needs a "
                                  "natural pair, or a natural card and a wild card.",
@@ -181,12 +185,12 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "go_out.no_canasta_needed": "The rules make no canasta a condition of going out.",
     "go_out.canasta_this_turn": "A canasta completed this turn counts for going out.",
     "go_out.canasta_before_turn": "The canasta must be complete before the turn you go out.",
-    "go_out.canastas": ("Your team has {count} canasta; {need} needed to go out.",
-                        "Your team has {count} canastas; {need} needed to go out."),
-    "go_out.keep_card": ("You would keep {count} card and could not discard without going out, but your team lacks "
+    "go_out.canastas": ("Your team has one canasta; {need:word} needed to go out.",
+                        "Your team has {count:word} canastas; {need:word} needed to go out."),
+    "go_out.keep_card": ("You would keep one card and could not discard without going out, but your team lacks "
                          "the canastas to go out: it has {have} and needs {need}.",
-                         "You would keep {count} cards and could not discard without going out, but your team lacks "
-                         "the canastas to go out: it has {have} and needs {need}."),
+                         "You would keep {count:word} cards and could not discard without going out, but your team "
+                         "lacks the canastas to go out: it has {have} and needs {need}."),
     "go_out.may_go_out": "Your team has its canastas, so it may go out.",
     "go_out.cards_left": ("{count} card would stay in your hand ({cards}); going out gets rid of every card.",
                           "{count} cards would stay in your hand ({cards}); going out gets rid of every card."),
@@ -216,7 +220,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "consequence.no_canasta_all_negative": "Your team has no canasta this round: all its points in the round, on "
                                            "the table and in hand, count as minus.",
     "consequence.take_rest": ("Take the other card of the pile into your hand.",
-                              "Take the other {count} cards of the pile into your hand."),
+                              "Take the other {count:word} cards of the pile into your hand."),
     "consequence.pile_only_top": "The pile held only its top card.",
     "consequence.rest_next_turn": "Only the top card may be used this turn; the rest of the pile waits for your "
                                   "next turn.",
@@ -233,12 +237,12 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     # --- deciding across readings ---------------------------------------------------------------
     "reading.if": "if {points}",
     "reading.says": "{reading}: {says:clause}",
-    "reading.not_checked": "not checked",
-    "reading.whichever": "Either way ({points}): {readings}",
-    "reading.depends": "This depends on {points}: {readings}",
+    "reading.not_checked": "not assessed",
+    "reading.whichever": "Whichever way the text is read: {readings}.",
+    "reading.depends": "This depends on how the text is read: {readings}.",
     "reading.verdict": "{reading}: {verdict}",
     "reading.number": "the rules give {value} for {parameter}",
-    "open_point.question": "Your table decides {parameter}:",
+    "open_point.question": "Settle this at your table: {parameter}.",
     # --- summaries ----------------------------------------------------------------------------
     "summary.legal": "Allowed under {variant}: you may {action}.",
     "summary.illegal": "Not allowed under {variant}: {reasons}",
@@ -325,7 +329,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.unknown_variant": "There are no rules called {variant}; known: {known}.",
     "error.card_code": "“{code}” is not a card (a rank from A, K, Q, J, 10 down to 2 and a suit S, H, D or C, or "
                        "the letters J and K together for a joker).",
-    "error.too_many_copies": "The deck of {variant} holds {limit} of {card}; this is one more.",
+    "error.too_many_copies": "The deck of {variant} holds only {limit:word} copies of {card}, so this one is one "
+                             "too many.",
+    "error.too_many_jokers": "The deck of {variant} holds only {limit:word} jokers, so this one is one too many.",
     "error.too_many_red_threes": "{count} red threes in all, but the deck of {variant} holds {limit}.",
     "error.players_required": "Say how many play: {variant} scores {supported} players differently.",
     "error.players_unsupported": "{variant} has rules for {supported} players, not {players}.",
@@ -450,6 +456,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "options.discard.card": "Discard {card}.",
 }
 
+# Small numbers as words, for counts in running text ({count:word}); larger ones stay figures.
+NUMBERS: tuple[str, ...] = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                            "eleven", "twelve")
+
 # Ranks by name: singular and plural ("a natural nine", "two natural nines").
 RANKS: dict[str, tuple[str, str]] = {
     "A": ("ace", "aces"), "K": ("king", "kings"), "Q": ("queen", "queens"), "J": ("jack", "jacks"),
@@ -511,7 +521,7 @@ def _flat() -> dict[str, str | tuple[str, str]]:
     for name, words in PARAMS.items():
         out[f"param.{name}"] = words["point"]
         out[f"param.{name}.about"] = words["about"]
-        for key in ("yes", "no"):
+        for key in ("yes", "no", "reading"):  # "reading": one value of a figure, as a clause
             if key in words:
                 out[f"param.{name}.{key}"] = words[key]
         for choice, text in words.get("choices", {}).items():
@@ -522,6 +532,7 @@ def _flat() -> dict[str, str | tuple[str, str]]:
         out[f"rank.{rank}.pl"] = many
     out.update({f"fact{path}": text for path, text in FACTS.items()})
     out.update({f"word.{code}": text for code, text in WORDS.items()})
+    out.update({f"number.{n}": text for n, text in enumerate(NUMBERS)})
     return out
 
 

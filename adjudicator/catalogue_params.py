@@ -7,7 +7,9 @@ For each parameter of :mod:`adjudicator.parameters`:
 * ``about``: one sentence saying what it means (shown beside a variant's value);
 * ``yes`` / ``no`` (true/false parameters): what the rule says when it holds or not,
   as a clause that fits "if ..." ("twos are wild" / "twos are not wild");
-* ``choices`` (one-of parameters): what each value says, the same way.
+* ``choices`` (one-of parameters): what each value says, the same way;
+* ``reading`` (figures read two ways): one value as that clause, ``{value}`` standing for it
+  ("the first meld below zero needs 50", not "the rules give 50 for ...").
 
 These English texts are the source of the translations, like :mod:`adjudicator.catalogue`.
 """
@@ -107,7 +109,8 @@ PARAMS: dict[str, dict] = {
                       "about": "The first meld's minimum card value by the team's total score; a band may demand "
                                "a canasta."},
     "opening.negative": {"point": "the opening minimum below zero",
-                         "about": "The first meld's minimum card value when the team's score is below zero."},
+                         "about": "The first meld's minimum card value when the team's score is below zero.",
+                         "reading": "the first meld below zero needs {value}"},
     "opening.melds_together": {"point": "whether several melds count together toward the opening",
                                "about": "Several melds laid down together count together toward the minimum.",
                                "yes": "several melds count together toward the opening",

@@ -121,7 +121,8 @@ def deck_issues(rules: Variant, shown: list[str], locate: Callable[[], Iterable[
         seen[card] += 1
         limit = jokers if card == card_codes.JOKER else decks
         if seen[card] == limit + 1:
-            issues.append(issue(at, "error.too_many_copies", variant=rules.ref, card=Card(card), limit=limit))
+            issues.append(issue(at, "error.too_many_jokers" if card == card_codes.JOKER else "error.too_many_copies",
+                                variant=rules.ref, card=Card(card), limit=limit))
     reds = counts["3H"] + counts["3D"]
     if laid + reds > red_limit:  # point at the laid-out count that passes the limit, else the first one
         running, at = reds, red_threes_laid[0][1] if red_threes_laid else ""

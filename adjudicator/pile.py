@@ -154,9 +154,10 @@ def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: lis
                 check.result(True, "pile.frozen_pair_shown", why=why, rank=Rank(top_rank), shown=len(matching))
             elif wild_shown:
                 check.result(False, "pile.frozen_pair_short_wild", why=why, rank=Rank(top_rank),
-                             shown=len(matching), wilds=Cards(tuple(wild_shown)))
+                             shown=len(matching), count=len(matching), wilds=Cards(tuple(wild_shown)))
             else:
-                check.result(False, "pile.frozen_pair_short", why=why, rank=Rank(top_rank), shown=len(matching))
+                check.result(False, "pile.frozen_pair_short", why=why, rank=Rank(top_rank), shown=len(matching),
+                             count=len(matching))
     else:
         with judge.rule("pile.unfrozen.natural_and_wild") as check:
             if len(matching) >= 2:
