@@ -427,6 +427,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "value.band_canasta": "from {low}: a canasta",
     # --- cards -----------------------------------------------------------------------------------
     "card.joker": "Joker",
+    # the court cards' letters where a card is shown (Q♥): each language's own (D♥ for dam, dame)
+    "card.rank.J": "J",
+    "card.rank.Q": "Q",
     # --- options ---
     "options.group.draw": "Draw from the stock",
     "options.group.take_pile": "Take the discard pile",

@@ -38,6 +38,7 @@ DEFAULT_LANGUAGE = "en"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+COURT_LETTERS = ("J", "Q")  # court cards whose letter differs by language (the king's K does not)
 _OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.S)
 _NUMBER_WORDS = 13  # 0..12 are said in words where a template asks for {x:word}
 
@@ -265,7 +266,10 @@ def card(code: str, lang: str) -> str:
     """A card for people: 9♥, 10♠, Joker."""
     if code == "JK":
         return text("card.joker", lang)
-    return code[:-1] + SUITS.get(code[-1], code[-1])
+    rank = code[:-1]
+    if rank in COURT_LETTERS:  # the letter a player of this language reads on the card: Kn, D, B
+        rank = text(f"card.rank.{rank}", lang)
+    return rank + SUITS.get(code[-1], code[-1])
 
 
 def fact(pointer: str, lang: str) -> str:

@@ -148,3 +148,10 @@ def test_every_english_template_ends_its_sentences():
     """Templates that are whole sentences end with a full stop, so that joined sentences never run on."""
     for key in ("reading.whichever", "reading.depends"):
         assert ENGLISH[key].endswith(".")
+
+
+@pytest.mark.parametrize("lang,queen,jack", [("en", "Q♥", "J♣"), ("sv", "D♥", "Kn♣"), ("nb", "D♥", "Kn♣"),
+                                             ("da", "D♥", "B♣")])
+def test_court_cards_carry_the_letters_of_the_language(lang, queen, jack):
+    assert render(msg("subject.meld", index=1, cards=Cards(("QH", "JC", "KS"))), lang).endswith(
+        f"({queen} {jack} K♠)")
