@@ -155,3 +155,23 @@ def test_every_english_template_ends_its_sentences():
 def test_court_cards_carry_the_letters_of_the_language(lang, queen, jack):
     assert render(msg("subject.meld", index=1, cards=Cards(("QH", "JC", "KS"))), lang).endswith(
         f"({queen} {jack} K♠)")
+
+
+def test_a_comparison_says_the_deciding_difference_first():
+    """"Why they differ" opens with a rule whose own parameters differ, never with one that is the same
+    everywhere ("These rules are the same in every variant ...")."""
+    from adjudicator.compare import compare
+    from adjudicator.parse import compare_request
+
+    seen = 0
+    for name, situation, action, _, _ in ROWS:
+        try:
+            asked = compare_request({"situation": situation, "action": action,
+                                     "house_rules": HOUSE_RULES.get(name)}, VARIANTS)
+            differences = compare(asked, VARIANTS).differences
+        except engine_errors.AdjudicatorError:  # a table no variant can rule on
+            continue
+        flags = [bool(d.differing) for d in differences]
+        assert flags == sorted(flags, reverse=True), (name, [d.rule for d in differences])
+        seen += any(flags) and not all(flags)
+    assert seen, "some comparison mixes differing and same-everywhere rules"
