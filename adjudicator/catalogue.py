@@ -381,8 +381,6 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.round_after_game_over": "The game ended after round {round} (a team reached the target); no round "
                                    "follows it.",
     "error.alone_went_out_with_cards": "{team} plays alone and went out, so no card can be left in hand.",
-    "error.band_needs_canasta": "{team} starts the round on {score} points, where the opening must include a "
-                                "canasta, so its melds cannot lack one.",
     "error.rule_failed": "{explanation}[[ The rule: {quotes}]][[ House rule: {house_rules}.]]",
     "quote": "“{text}”",
     "house_rule.value": "{parameter}: {value}",

@@ -199,11 +199,17 @@ def _one_per_rank(judge: Judge, side: Side, subject_key: str) -> None:
 
 
 def _band_canasta(judge: Judge, side: Side, subject_key: str) -> None:
+    band_canasta(judge, side.score, True, canastas(judge, side.melds), _whose(subject_key))
+
+
+def band_canasta(judge: Judge, score: int, melded: bool, canasta_count: int, whose) -> None:
+    """A team that has melded in a band whose opening needs a canasta has one (canastas stay on the table):
+    the one check behind rulings, options and scores (``whose`` names the team in words)."""
     with judge.rule("opening.canasta_required") as check:
-        need = requirement(judge, side.score)
-        if need.canasta_required and not canastas(judge, side.melds):
+        need = requirement(judge, score)
+        if need.canasta_required and melded and not canasta_count:
             judge.case(f"band:{need.band_min}")
-            check.result(False, "table.band_needs_canasta", score=side.score, whose=_whose(subject_key))
+            check.result(False, "table.band_needs_canasta", score=score, whose=whose)
 
 
 def _whose(subject_key: str) -> Message:

@@ -162,7 +162,9 @@ def test_melds_without_a_canasta_in_a_band_that_opens_only_with_one(client, vid)
     if bands[-1]["canasta_required"] and bands[-1]["min"] <= 6000:
         refused_everywhere(client, vid, situation, "/situation/team/melds", "opening.canasta_required",
                            _quotes(vid, "opening.bands"))
-        assert client.post("/v1/score", json=scored).status_code == 422
+        problem = _problem(client, "/v1/score", scored)  # the same rule and words as the ruling's
+        assert problem["errors"][0]["rule"] == "opening.canasta_required"
+        assert any(q in problem["errors"][0]["detail"] for q in _quotes(vid, "opening.bands"))
     else:
         accepted(client, vid, situation)
         assert client.post("/v1/score", json=scored).status_code == 200
