@@ -359,6 +359,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
                                  "one meld of each rank.",
     "table.band_needs_canasta": "On {score} points the opening must include a canasta, and a canasta stays on the "
                                 "table, so {whose} cannot have melds without one.",
+    "table.partner_answer_alone": "With {players} players everyone plays alone, so there is no partner to ask.",
     "table.pile_left_after_take": "The pile was taken this turn, and taking it takes the whole pile, so none can be "
                                   "left.",
     "table.red_three_in_pile": "{card} cannot lie this high in the pile: a red three is laid out at once and never "

@@ -17,6 +17,7 @@ without code:
 * a pile taken this turn leaves no pile behind (a team yet to open may still be
   showing the opening the take makes, so an unopened team is not refused: its
   melds are ruled, with only the top card counting where the text says so);
+* a partner's answer only where the player has a partner (``players.team_size``);
 * a red three lies in the pile only as an upcard, or under upcards that make one
   turn another (``pile.upcard_turn_more``): it is never discarded.
 
@@ -66,6 +67,8 @@ def situation_issues(rules: Variant, sit: Situation) -> list[Issue]:
         side: Side = getattr(sit, name)
         if side.melds:
             _check_melds(rules, sit, side, f"{base}/{name}", subject, issues)
+    if sit.partner_answer is not None and sit.players is not None and _alone(rules, sit.players):
+        _check(rules, sit, f"{base}/turn/partner_answer", issues, lambda judge: _no_partner(judge, sit.players))
     if sit.drew == "pile" and sit.pile:
         _check(rules, sit, f"{base}/discard_pile", issues, lambda judge: _pile_left(judge, len(sit.pile)))
     if sit.pile:
@@ -214,6 +217,21 @@ def band_canasta(judge: Judge, score: int, melded: bool, canasta_count: int, who
 
 def _whose(subject_key: str) -> Message:
     return msg("table.whose_team" if subject_key == "subject.our_meld" else "table.whose_opponents")
+
+
+# --- the partner ------------------------------------------------------------------------------
+
+def _alone(rules: Variant, players: int) -> bool:
+    entry = rules.params["players.team_size"]
+    return entry.settled and entry.value.get(players) == 1
+
+
+def _no_partner(judge: Judge, players: int) -> None:
+    """A partner's answer where everyone plays alone (sv-classic with two or three players)."""
+    with judge.rule("go_out.partner_answer") as check:
+        judge.param("players.team_size")
+        judge.decide("players.team_size")
+        check.result(False, "table.partner_answer_alone", players=players)
 
 
 # --- the pile ----------------------------------------------------------------------------------

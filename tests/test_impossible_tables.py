@@ -208,3 +208,12 @@ def test_another_deal_moves_the_limit_without_code():
     with pytest.raises(ImpossibleInput):
         rule(parse_situation(base(stock_count=48), dealt_15), Action("draw"), dealt_15)
     assert rule(parse_situation(base(stock_count=47), dealt_15), Action("draw"), dealt_15).verdict == "legal"
+
+
+def test_a_partner_answer_where_everyone_plays_alone(client):
+    """sv-classic with three players: nobody has a partner to ask."""
+    situation = base(players=3, turn={"drew": "stock", "cards_from_pile": [], "partner_answer": "no"},
+                     team={"score": 0, "melds": []}, opponents={"score": 0, "melds": []})
+    refused_everywhere(client, "sv-classic", situation, "/situation/turn/partner_answer", "go_out.partner_answer",
+                       _quotes("sv-classic", "players.team_size"))
+    accepted(client, "sv-classic", {**situation, "players": 4})
