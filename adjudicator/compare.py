@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import rule
+from .engine import rule_checked
 from .errors import AdjudicatorError, RuleNotStated, UnknownVariant
 from .findings import Finding, HouseRuleUsed, Ruling
 from .judge import cited
@@ -146,7 +146,7 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
             elif request.kind == "ruling":
                 parsed = ruling_of(body, variants)
                 ruled[vid] = parsed.rules
-                results.append(VariantResult(vid, ruling=rule(parsed.situation, parsed.action, parsed.rules)))
+                results.append(VariantResult(vid, ruling=rule_checked(parsed.situation, parsed.action, parsed.rules)))
             else:
                 parsed = score_of(body, variants)
                 ruled[vid] = parsed.rules

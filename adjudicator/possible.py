@@ -35,6 +35,7 @@ from .judge import Judge, NotStated
 from .melds import canastas, check_meld, natural_rank, sure_rank
 from .messages import Card, Cards, Items, Message, Param, ParamValue, Rank, msg
 from .opening import requirement
+from .parameters import band_for
 from .situation import Side, Situation
 from .variants import Variant
 
@@ -114,8 +115,9 @@ def _deals(rules: Variant, value) -> list[dict]:
 
 def _shown(sit: Situation) -> int:
     """The cards the table shows outside the stock (a hand given only by its count included)."""
-    return len(sit.cards_shown()) + (sit.hand_count if sit.hand is None and sit.hand_count else 0) + \
-        (sit.team.red_threes or 0) + (sit.opponents.red_threes or 0)
+    melds = sum(len(m) for side in (sit.team, sit.opponents) for m in side.melds or ())
+    hand = len(sit.hand) if sit.hand is not None else (sit.hand_count or 0)
+    return hand + len(sit.pile or ()) + melds + (sit.team.red_threes or 0) + (sit.opponents.red_threes or 0)
 
 
 def _stock_fits(rules: Variant, sit: Situation) -> bool:
@@ -171,19 +173,21 @@ def _check_melds(rules: Variant, sit: Situation, side: Side, at: str, subject_ke
             known[meld] = True
     if not clean:
         return
-    ranks = [sure_rank(m) for m in side.melds]
-    if None in ranks or len(set(ranks)) < len(ranks):  # else no two melds can share a rank
-        _check(rules, sit, f"{at}/melds", issues, lambda judge: _one_per_rank(judge, side, subject_key))
+    if len(side.melds) > 1:
+        ranks = [sure_rank(m) for m in side.melds]
+        if None in ranks or len(set(ranks)) < len(ranks):  # else no two melds can share a rank
+            _check(rules, sit, f"{at}/melds", issues, lambda judge: _one_per_rank(judge, side, subject_key))
     if side.score is not None and side.score >= 0 and _band_may_need_canasta(rules, side):
         _check(rules, sit, f"{at}/melds", issues, lambda judge: _band_canasta(judge, side, subject_key))
 
 
 def _band_may_need_canasta(rules: Variant, side: Side) -> bool:
-    """Whether the band check can refuse this side: a band that opens only with a canasta, and no meld
-    long enough to be one."""
-    bands, least = rules.value("opening.bands"), rules.value("canasta.min_cards")
-    return any(b["canasta_required"] for b in bands or ()) and \
-        (least is None or all(len(m) < least for m in side.melds))
+    """Whether the band check can refuse this side: its score's band opens only with a canasta, and no meld
+    is long enough to be one (worked out without a judge; a judge words a refusal)."""
+    bands, least = rules.params["opening.bands"], rules.params["canasta.min_cards"]
+    if not bands.settled or not band_for(bands.value, side.score)["canasta_required"]:
+        return False
+    return not least.settled or all(len(m) < least.value for m in side.melds)
 
 
 def _one_per_rank(judge: Judge, side: Side, subject_key: str) -> None:

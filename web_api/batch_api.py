@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from flask import Blueprint, current_app, jsonify, request
 
-from adjudicator.engine import rule
+from adjudicator.engine import rule_checked
 from adjudicator.errors import AdjudicatorError
 from adjudicator.parse import ruling_request, score_request
 from adjudicator.shape import check
@@ -50,7 +50,7 @@ def _batch(answer: Callable[[dict, dict, str], dict]):
 
 def _ruling(item: Any, variants: dict, lang: str) -> dict:
     asked = ruling_request(item, variants)
-    return {"ruling": serialize.ruling(rule(asked.situation, asked.action, asked.rules), lang)}
+    return {"ruling": serialize.ruling(rule_checked(asked.situation, asked.action, asked.rules), lang)}
 
 
 def _score(item: Any, variants: dict, lang: str) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.engine import rule
+from adjudicator.engine import rule_checked
 from adjudicator.parse import ruling_request
 
 from . import serialize
@@ -23,7 +23,7 @@ bp = Blueprint("rulings", __name__, url_prefix="/v1")
 @bp.post("/adjudicate")
 def adjudicate():
     request = ruling_request(json_body(), loaded_variants())
-    return jsonify(serialize.ruling(rule(request.situation, request.action, request.rules), current_language()))
+    return jsonify(serialize.ruling(rule_checked(request.situation, request.action, request.rules), current_language()))
 
 
 @bp.get("/rules")
