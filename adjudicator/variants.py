@@ -13,6 +13,8 @@ from __future__ import annotations
 import copy
 import functools
 import os
+from importlib import resources
+from importlib.resources.abc import Traversable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -23,7 +25,7 @@ import yaml
 from .messages import VariantRef
 from .parameters import BY_NAME, FREEZERS, PARAMETERS, ParamValueError, check_value
 
-DEFAULT_DIR = Path(__file__).resolve().parent.parent / "variants"
+CHECKOUT_DIR = Path(__file__).resolve().parent.parent / "variants"
 STATUSES = ("stated", "interpreted", "not_stated")
 
 
@@ -256,17 +258,29 @@ def _tags(variant_id: str, where: str, quote: str, raw: dict) -> frozenset:
     return frozenset(tags | set(about))
 
 
-def load_variant(path: Path) -> Variant:
-    """Load and verify one variant file; raise :class:`VariantError` on any fault."""
-    with open(path, encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
+def default_dir() -> Traversable:
+    """Where the shipped rulebooks are: inside the installed package, else in the checkout.
+
+    ``pip install .`` puts the repository's ``variants/`` into the package as
+    ``adjudicator/rulebooks`` (pyproject.toml), read through :mod:`importlib.resources` so it is
+    found from any working directory; a checkout (the service, the tests) reads ``variants/``
+    beside the package, the same files.
+    """
+    packaged = resources.files(__package__).joinpath("rulebooks")
+    return packaged if packaged.is_dir() else CHECKOUT_DIR
+
+
+def load_variant(path: Path | Traversable, folder: Path | Traversable | None = None) -> Variant:
+    """Load and verify one variant file (its source text is in ``folder``, default: the file's own);
+    raise :class:`VariantError` on any fault."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise VariantError(f"{path.name}: not a mapping")
     try:
         vid, language, source = data["id"], data["language"], data["source"]
     except KeyError as e:
         raise VariantError(f"{path.name}: missing key {e.args[0]!r}") from None
-    source_path = path.parent / source
+    source_path = (folder if folder is not None else path.parent).joinpath(source)
     try:
         text = source_path.read_bytes().decode("utf-8")
     except OSError as e:
@@ -349,11 +363,16 @@ def _load_entry(variant: Variant, positions, param, raw: Any) -> Entry:
 
 @lru_cache(maxsize=4)
 def load_all(directory: str | None = None) -> dict[str, Variant]:
-    """Load every ``*.yaml`` in the variants folder, keyed by id, in file-name order."""
-    folder = Path(directory or os.environ.get("CANASTA_VARIANTS_DIR") or DEFAULT_DIR)
+    """Load every ``*.yaml`` in the variants folder, keyed by id, in file-name order.
+
+    The folder is ``directory``, else ``CANASTA_VARIANTS_DIR``, else the shipped rulebooks
+    (:func:`default_dir`).
+    """
+    chosen = directory or os.environ.get("CANASTA_VARIANTS_DIR")
+    folder = Path(chosen) if chosen else default_dir()
     variants: dict[str, Variant] = {}
-    for path in sorted(folder.glob("*.yaml")):
-        v = load_variant(path)
+    for path in sorted((p for p in folder.iterdir() if p.name.endswith(".yaml")), key=lambda p: p.name):
+        v = load_variant(path, folder)
         if v.id in variants:
             raise VariantError(f"{path.name}: duplicate variant id {v.id!r}")
         variants[v.id] = v
