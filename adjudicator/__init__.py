@@ -11,21 +11,21 @@ A library first (no Flask, no HTTP)::
 
 The typed pieces: :class:`Situation`, :class:`Action` in; :class:`Ruling` with its
 :class:`Finding` s, score sheets and a :class:`Comparison` out; the errors of
-:mod:`adjudicator.errors`; one question at a time in :mod:`adjudicator.predicates`;
+:mod:`adjudicator.model.errors`; one question at a time in :mod:`adjudicator.predicates`;
 every legal move of a situation from :func:`legal_moves`.
 """
 
-from .actions import Action, Add
-from .compare import Comparison, compare
-from .engine import adjudicate, rule
-from .errors import AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated, UnknownVariant
-from .findings import Finding, Ruling
-from .house_rules import apply as apply_house_rules
-from .options import Option, OptionGroup, Options, legal_moves
-from .parse import compare_request, options_request, ruling_request, score_request
-from .render import render, summary
+from .model.actions import Action, Add
+from .compare.comparison import Comparison, compare
+from .rules.engine import adjudicate, rule
+from .model.errors import AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated, UnknownVariant
+from .model.findings import Finding, Ruling
+from .input.house_rules import apply as apply_house_rules
+from .options.listing import Option, OptionGroup, Options, legal_moves
+from .input.parse import compare_request, options_request, ruling_request, score_request
+from .words.render import render, summary
 from .scoring import GameSheet, RoundSheet, score, score_payload
-from .situation import Side, Situation
+from .model.situation import Side, Situation
 from .variants import Variant, load_all
 
 __all__ = ["Action", "Add", "AdjudicatorError", "Comparison", "Finding", "GameSheet", "ImpossibleInput",

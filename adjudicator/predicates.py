@@ -3,28 +3,28 @@
 In the manner of python-chess (``board.is_legal(move)``) and pokerkit (``can_x``
 returns a bool, ``verify_x`` raises with the reason). Each takes typed input and
 ``rules`` (a :class:`~adjudicator.variants.Variant`, with any house rules applied
-by :func:`adjudicator.house_rules.apply`). Where the answer depends on a fact the
+by :func:`adjudicator.input.house_rules.apply`). Where the answer depends on a fact the
 situation lacks or a point the text leaves open, a ``can_``/``is_`` predicate
-answers ``None`` ("cannot say"); the full :class:`~adjudicator.findings.Ruling`
-of :func:`adjudicator.engine.rule` says why.
+answers ``None`` ("cannot say"); the full :class:`~adjudicator.model.findings.Ruling`
+of :func:`adjudicator.rules.engine.rule` says why.
 
-The rulings are built from these same checks (:mod:`adjudicator.pile`,
-:mod:`adjudicator.melds`, :mod:`adjudicator.opening`, :mod:`adjudicator.going_out`).
+The rulings are built from these same checks (:mod:`adjudicator.rules.pile`,
+:mod:`adjudicator.rules.melds`, :mod:`adjudicator.rules.opening`, :mod:`adjudicator.rules.going_out`).
 """
 
 from __future__ import annotations
 
-from .actions import Action
-from .engine import rule
-from .errors import RuleNotStated, issue
-from .findings import Finding, LEGAL, ILLEGAL
-from .judge import Judge, MissingFact, NotStated
-from .melds import check_meld, is_canasta as _is_canasta
-from .messages import Cards, Param, msg
-from .opening import Requirement, opening_value as _opening_value, requirement
-from .pile import frozen_reasons
-from .situation import Situation
-from .turn import by_players
+from .model.actions import Action
+from .rules.engine import rule
+from .model.errors import RuleNotStated, issue
+from .model.findings import Finding, LEGAL, ILLEGAL
+from .rules.judge import Judge, MissingFact, NotStated
+from .rules.melds import check_meld, is_canasta as _is_canasta
+from .model.messages import Cards, Param, msg
+from .rules.opening import Requirement, opening_value as _opening_value, requirement
+from .rules.pile import frozen_reasons
+from .model.situation import Situation
+from .rules.turn import by_players
 from .variants import Variant
 
 

@@ -1,7 +1,7 @@
 """Load the variant files and their source texts, verifying every citation.
 
 A variant is data: ``variants/<id>.yaml`` gives every parameter of
-:mod:`adjudicator.parameters` a value, a status and the words of the source
+:mod:`adjudicator.model.parameters` a value, a status and the words of the source
 document it rests on. Loading refuses a variant whose citation is not an exact
 substring of its source at the stated offsets, or whose section is not the
 heading the quote stands under: a rules authority must fail loudly rather
@@ -20,8 +20,8 @@ from typing import Any
 
 import yaml
 
-from .messages import VariantRef
-from .parameters import BY_NAME, FREEZERS, PARAMETERS, ParamValueError, check_value
+from .model.messages import VariantRef
+from .model.parameters import BY_NAME, FREEZERS, PARAMETERS, ParamValueError, check_value
 
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "variants"
 STATUSES = ("stated", "interpreted", "not_stated")

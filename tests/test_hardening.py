@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 import web_api.phrases  # noqa: F401 -- the problem texts are catalogue texts
-from adjudicator.render import words
+from adjudicator.words.render import words
 from flask import Blueprint
 
 from web_api import create_app

@@ -40,15 +40,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.actions import Action, Add
-from adjudicator.cards import RANKS, SUITS, is_red_three
-from adjudicator.engine import rule
-from adjudicator.findings import ILLEGAL, LEGAL, UNDETERMINED
-from adjudicator.melds import sure_rank
-from adjudicator.options import AFTER_DRAW, BEFORE_DRAW, legal_moves
-from adjudicator.options_body import action_body
-from adjudicator.parse import action as parse_action, options_request, ruling_request
-from adjudicator.situation import NOT_GIVEN
+from adjudicator.model.actions import Action, Add
+from adjudicator.model.cards import RANKS, SUITS, is_red_three
+from adjudicator.rules.engine import rule
+from adjudicator.model.findings import ILLEGAL, LEGAL, UNDETERMINED
+from adjudicator.rules.melds import sure_rank
+from adjudicator.options.listing import AFTER_DRAW, BEFORE_DRAW, legal_moves
+from adjudicator.options.body import action_body
+from adjudicator.input.parse import action as parse_action, options_request, ruling_request
+from adjudicator.model.situation import NOT_GIVEN
 from adjudicator.variants import load_all
 
 VARIANTS = load_all()

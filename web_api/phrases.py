@@ -1,14 +1,14 @@
 """The web layer's own words: the titles and details of its problems, in English.
 
-They join the engine's catalogue (:func:`adjudicator.catalogue.register`), so one
+They join the engine's catalogue (:func:`adjudicator.words.catalogue.register`), so one
 gettext round translates them with everything else, and
-:func:`adjudicator.render.words` renders them in the request's language.
+:func:`adjudicator.words.render.words` renders them in the request's language.
 A problem's ``title`` is ``title.<type slug>``.
 """
 
 from __future__ import annotations
 
-from adjudicator.catalogue import register
+from adjudicator.words.catalogue import register
 
 PHRASES: dict[str, str] = {
     # titles, by problem type

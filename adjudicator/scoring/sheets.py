@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..findings import HouseRuleUsed, Interpretation
-from ..messages import Message
+from ..model.findings import HouseRuleUsed, Interpretation
+from ..model.messages import Message
 from ..variants import Citation
 
 

@@ -1,0 +1,2 @@
+"""Compare: a ruling, a score or the options under several variants, and the parameter matrix.
+"""

@@ -1,0 +1,2 @@
+"""Options: every legal move of a situation (legal_moves), grouped, each ruled by rule().
+"""

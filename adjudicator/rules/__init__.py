@@ -1,0 +1,2 @@
+"""The rules: the judge, the readings of open points, the checks one subject each, and rule().
+"""
