@@ -18,7 +18,7 @@ from adjudicator.model.findings import Finding, HouseRuleUsed, Interpretation, R
 from adjudicator.compare.matrix import MatrixRow
 from adjudicator.model.messages import Param, ParamValue, jsonable
 from adjudicator.model.parameters import PARAMETERS
-from adjudicator.rules.readings import statement
+from adjudicator.words.clauses import statement
 from adjudicator.words.render import render, requirement_message, summary, words
 from adjudicator.model.rule_ids import RULES
 from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, TeamScore

@@ -37,10 +37,11 @@ from ..model.messages import Fact, Items, Message, Param, ParamValue, Word, msg
 from ..options.listing import Options, legal_moves
 from .options import compare_options
 from ..input.parse import CompareRequest, options_of, ruling_of, score_of
-from ..rules.readings import statement
+from ..words.clauses import statement
 from ..model.rule_ids import RULES
 from ..scoring import GameSheet, RoundSheet, ScoreLine, score
-from ..variants import Citation, Variant
+from ..model.citations import Citation
+from ..variants import Variant
 
 NOT_CHECKED = "not checked"
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .messages import Message
-from ..variants import Citation
+from .citations import Citation
 
 LEGAL, ILLEGAL, UNDETERMINED = "legal", "illegal", "undetermined"
 

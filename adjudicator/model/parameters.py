@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..words.catalogue import ENGLISH
 from .messages import Items, Message, Word, msg
 
 RANK_KEYS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
@@ -157,15 +156,6 @@ class ParamValueError(ValueError):
     def __init__(self, key: str, **args: Any):
         self.message = msg(key, **args)
         super().__init__(key)
-
-    def __str__(self) -> str:
-        """Plain English for the author of a variant file reading a start-up error (the service's
-        answers render :attr:`message` in the reader's language instead)."""
-        def plain(arg: Any) -> str:
-            if isinstance(arg, Items):
-                return arg.joiner.join(plain(a) for a in arg.items)
-            return str(arg.value) if isinstance(arg, Word) else str(arg)
-        return ENGLISH[self.message.key].format_map({k: plain(v) for k, v in self.message.args.items()})
 
 
 def _int(value: Any) -> bool:

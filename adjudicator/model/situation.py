@@ -1,7 +1,7 @@
 """A game situation as the engine sees it: cards and facts, each known or not.
 
 Every fact is optional: ``None`` means "not given". Reading one that a check
-needs raises :class:`~adjudicator.rules.judge.MissingFact` naming it, so the ruling
+needs raises :class:`MissingFact` naming it, so the ruling
 answers ``undetermined`` for that check instead of guessing. Build one directly
 (``Situation(hand=("9H", "9S"), ...)``) or from request JSON with
 :func:`adjudicator.input.parse.situation`.
@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..rules.judge import MissingFact
+
+class MissingFact(Exception):
+    """A fact the check needs was not given; ``pointer`` names it in the request."""
+
+    def __init__(self, ptr: str):
+        super().__init__(ptr)
+        self.pointer = ptr
+
 
 NOT_GIVEN = "not given"  # turn.drew when the request does not say whether the player has drawn
 

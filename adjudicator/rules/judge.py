@@ -19,6 +19,7 @@ from ..model.cards import JOKER, RANKS, is_red_three
 from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Interpretation, Ruling
 from ..model.messages import Fact, Message, Param
 from ..model.rule_ids import RULES
+from ..model.situation import MissingFact
 from ..variants import Variant
 
 # rank (or "JK") -> the parameter holding its card value
@@ -31,14 +32,6 @@ class NotStated(Exception):
     def __init__(self, name: str):
         super().__init__(name)
         self.name = name
-
-
-class MissingFact(Exception):
-    """A fact the check needs was not given; ``pointer`` names it in the request."""
-
-    def __init__(self, ptr: str):
-        super().__init__(ptr)
-        self.pointer = ptr
 
 
 def wild_param(card: str) -> str | None:

@@ -7,30 +7,14 @@ scores); :func:`check_opening` the one check of a first meld.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
 from .judge import Judge
 from .melds import is_canasta
 from ..model.messages import Word
 from ..model.parameters import band_for
+from ..model.requirement import Requirement
 from ..model.situation import Situation
 from .turn import first_round
-
-
-@dataclass(frozen=True, slots=True)
-class Requirement:
-    """What a team on ``score`` must meld to open: ``points`` (None: no point minimum) and perhaps a canasta.
-
-    ``band_min``/``band_max`` are the band's bounds as the text gives them (``band_max`` None: no upper
-    bound); a score below zero has its own figure (``negative``).
-    """
-
-    points: int | None
-    canasta_required: bool
-    score: int
-    band_min: int | None = None
-    band_max: int | None = None
-    negative: bool = False
 
 
 def requirement(judge: Judge, score: int) -> Requirement:

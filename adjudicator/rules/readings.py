@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import product
-from typing import Any, Callable
+from typing import Callable
 
 from ..model.findings import ILLEGAL, UNDETERMINED, Finding, Reading, Ruling
 from .judge import cited
-from ..words.catalogue_params import PARAMS
-from ..model.messages import Items, Message, Param, ParamValue, msg
+from ..words.clauses import reading_message
+from ..model.messages import Items, Message, Param, msg
 from ..model.parameters import BY_NAME, readings_of
 from ..variants import Variant
 
@@ -168,18 +168,3 @@ def _each(runs, found) -> Items:
         said = finding.message if finding is not None else msg("reading.not_checked")
         parts.append(msg("reading.says", reading=reading_message(values), says=said))
     return Items(tuple(parts))
-
-
-def reading_message(values: tuple) -> Message:
-    """One reading in words: "if twos are wild", "if a team may not take the pile before it has opened"."""
-    return msg("reading.if", points=Items(tuple(statement(p, v) for p, v in values), " & "))
-
-
-def statement(name: str, value: Any) -> Message:
-    """What a parameter's value says, as a clause ("twos are not wild")."""
-    words_of = PARAMS.get(name, {})
-    if isinstance(value, bool) and ("yes" if value else "no") in words_of:
-        return msg(f"param.{name}.{'yes' if value else 'no'}")
-    if isinstance(value, str) and value in words_of.get("choices", {}):
-        return msg(f"param.{name}.{value}")
-    return msg("reading.number", parameter=Param(name), value=ParamValue(name, value))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..model.findings import HouseRuleUsed, Interpretation
 from ..model.messages import Message
-from ..variants import Citation
+from ..model.citations import Citation
 
 
 @dataclass(frozen=True, slots=True)

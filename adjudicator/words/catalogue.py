@@ -9,6 +9,10 @@ argument.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..model.messages import Items, Message, Word
+
 MESSAGES: dict[str, str | tuple[str, str]] = {
     # --- what each rule checks ---------------------------------------------------------------
     "rule.turn.draw_first": 'A turn starts by drawing from the stock or taking the pile; melding and discarding come after.',
@@ -499,3 +503,13 @@ def register(texts: dict[str, str | tuple[str, str]]) -> None:
     clash = set(texts) & set(ENGLISH)
     assert not clash, f"message keys defined twice: {sorted(clash)}"
     ENGLISH.update(texts)
+
+
+def plain_english(message: Message) -> str:
+    """``message`` in plain English for the author of a variant file reading a start-up error (the
+    service's answers render messages in the reader's language with :mod:`adjudicator.words.render`)."""
+    def plain(arg: Any) -> str:
+        if isinstance(arg, Items):
+            return arg.joiner.join(plain(a) for a in arg.items)
+        return str(arg.value) if isinstance(arg, Word) else str(arg)
+    return ENGLISH[message.key].format_map({k: plain(v) for k, v in message.args.items()})

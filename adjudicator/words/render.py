@@ -29,9 +29,9 @@ from .catalogue import ENGLISH
 from .catalogue_params import PARAMS
 from ..model.findings import ILLEGAL, LEGAL, Ruling
 from ..model.messages import Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word, msg
-from ..rules.opening import Requirement
+from ..model.requirement import Requirement
 from ..model.parameters import BY_NAME
-from ..rules.readings import reading_message
+from .clauses import reading_message
 
 LANGUAGES = ("en", "sv", "nb", "da")
 DEFAULT_LANGUAGE = "en"
