@@ -13,23 +13,41 @@ The typed pieces: :class:`Situation`, :class:`Action` in; :class:`Ruling` with i
 :class:`Finding` s, score sheets and a :class:`Comparison` out; the errors of
 :mod:`adjudicator.model.errors`; one question at a time in :mod:`adjudicator.predicates`;
 every legal move of a situation from :func:`legal_moves`.
+
+The wings, each importing only those below it: ``model`` (typed values), ``words``
+(catalogue, rendering), ``variants`` (the rulebook loader), ``rules`` (rule()),
+``options`` (legal_moves()), ``scoring``, ``compare``; ``input`` (the JSON parser,
+the one wing that loads marshmallow) stands at the edge, so its names here are
+loaded on first use: ``import adjudicator.rules`` parses nothing.
 """
 
-from .model.actions import Action, Add
+from importlib import import_module
+
 from .compare.comparison import Comparison, compare
-from .rules.engine import adjudicate, rule
+from .input.house_rules import apply as apply_house_rules
+from .model.actions import Action, Add
 from .model.errors import AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated, UnknownVariant
 from .model.findings import Finding, Ruling
-from .input.house_rules import apply as apply_house_rules
-from .options.listing import Option, OptionGroup, Options, legal_moves
-from .input.parse import compare_request, options_request, ruling_request, score_request
-from .words.render import render, summary
-from .scoring import GameSheet, RoundSheet, score, score_payload
 from .model.situation import Side, Situation
+from .options.listing import Option, OptionGroup, Options, legal_moves
+from .rules.engine import rule
+from .scoring import GameSheet, RoundSheet, score
 from .variants import Variant, load_all
+from .words.render import render, summary
+
+AT_THE_EDGE = {"ruling_request": "input.parse", "options_request": "input.parse", "score_request": "input.parse",
+               "compare_request": "input.parse", "adjudicate": "input.payloads", "score_payload": "input.payloads"}
+
+
+def __getattr__(name: str):
+    """The parser's names, imported when first asked for (PEP 562)."""
+    if name in AT_THE_EDGE:
+        return getattr(import_module(f"{__name__}.{AT_THE_EDGE[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["Action", "Add", "AdjudicatorError", "Comparison", "Finding", "GameSheet", "ImpossibleInput",
-           "MalformedRequest", "Option", "OptionGroup", "Options", "RoundSheet", "Ruling", "RuleNotStated", "Side", "Situation", "UnknownVariant",
-           "Variant", "adjudicate", "apply_house_rules", "compare", "compare_request", "legal_moves", "load_all", "options_request", "render",
-           "rule",
-           "ruling_request", "score", "score_payload", "score_request", "summary"]
+           "MalformedRequest", "Option", "OptionGroup", "Options", "RoundSheet", "Ruling", "RuleNotStated", "Side",
+           "Situation", "UnknownVariant", "Variant", "adjudicate", "apply_house_rules", "compare", "compare_request",
+           "legal_moves", "load_all", "options_request", "render", "rule", "ruling_request", "score",
+           "score_payload", "score_request", "summary"]

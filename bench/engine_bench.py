@@ -25,7 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from adjudicator.rules.engine import adjudicate, rule  # noqa: E402
+from adjudicator.input.payloads import adjudicate  # noqa: E402
+from adjudicator.rules.engine import rule  # noqa: E402
 from adjudicator.model.errors import AdjudicatorError  # noqa: E402
 from adjudicator.input.parse import ruling_request  # noqa: E402
 from adjudicator.variants import load_all  # noqa: E402

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from adjudicator.model import errors as engine_errors
 from adjudicator.compare.comparison import compare as compare_typed
-from adjudicator.rules.engine import adjudicate as adjudicate_typed
+from adjudicator.input.payloads import adjudicate as adjudicate_typed
 from adjudicator.input.parse import compare_request
-from adjudicator.scoring import score_payload
+from adjudicator.input.payloads import score_payload
 from web_api import serialize
 
 LANG = "en"

@@ -144,7 +144,7 @@ def test_no_english_is_left(lang):
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_rule_matrix_gives_the_same_machine_fields_in_every_language(lang):
-    from adjudicator.rules.engine import adjudicate
+    from adjudicator import adjudicate
     from adjudicator.model.errors import AdjudicatorError
 
     def machine(ruling: dict) -> dict:

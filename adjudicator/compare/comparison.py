@@ -1,7 +1,7 @@
 """Compare one dispute, or one score, across several variants at once.
 
-:func:`compare` takes a :class:`~adjudicator.input.parse.CompareRequest` (what a ruling
-or a score takes, with a list of variant ids) and returns a :class:`Comparison`:
+:func:`compare` takes a :class:`~adjudicator.model.requests.CompareRequest` (the typed request of a
+ruling, a score or the options under each of a list of variants) and returns a :class:`Comparison`:
 
 * ``results``: per variant, exactly the single-variant answer (a
   :class:`~adjudicator.model.findings.Ruling` or a score sheet), or the error that
@@ -30,13 +30,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.engine import rule
-from ..model.errors import AdjudicatorError, RuleNotStated, UnknownVariant
+from ..model.errors import AdjudicatorError, RuleNotStated
 from ..model.findings import Finding, HouseRuleUsed, Ruling
 from ..rules.judge import cited
 from ..model.messages import Fact, Items, Message, Param, ParamValue, Word, msg
 from ..options.listing import Options, legal_moves
 from .options import compare_options
-from ..input.parse import CompareRequest, options_of, ruling_of, score_of
+from ..model.requests import CompareRequest, OptionsRequest
 from ..words.clauses import statement
 from ..model.rule_ids import RULES
 from ..scoring import GameSheet, RoundSheet, ScoreLine, score
@@ -135,25 +135,21 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
     """Rule on (or score) the request under each of its variants and say where and why they differ."""
     results: list[VariantResult] = []
     raised: list[AdjudicatorError] = []
-    asked = {}  # options: each variant's parsed situation
+    asked: dict[str, OptionsRequest] = {}  # options: each variant's parsed situation
     ruled = {}  # each variant with the house rules applied, as its request was parsed
-    for vid in request.variants:
-        body = {**request.body, "variant": vid}
+    for vid, asked_here in zip(request.variants, request.asked):
         try:
+            if isinstance(asked_here, AdjudicatorError):
+                raise asked_here  # this variant found the input impossible as it was parsed
+            ruled[vid] = asked_here.rules
             if request.kind == "options":
-                asked[vid] = options_of(body, variants)
-                ruled[vid] = asked[vid].rules
-                results.append(VariantResult(vid, options=legal_moves(asked[vid].situation, asked[vid].rules)))
+                asked[vid] = asked_here
+                results.append(VariantResult(vid, options=legal_moves(asked_here.situation, asked_here.rules)))
             elif request.kind == "ruling":
-                parsed = ruling_of(body, variants)
-                ruled[vid] = parsed.rules
-                results.append(VariantResult(vid, ruling=rule(parsed.situation, parsed.action, parsed.rules)))
+                results.append(VariantResult(vid, ruling=rule(asked_here.situation, asked_here.action,
+                                                              asked_here.rules)))
             else:
-                parsed = score_of(body, variants)
-                ruled[vid] = parsed.rules
-                results.append(VariantResult(vid, score=score(parsed, variants)))
-        except UnknownVariant:
-            raise
+                results.append(VariantResult(vid, score=score(asked_here, variants)))
         except AdjudicatorError as e:
             raised.append(e)
             results.append(VariantResult(vid, problem=e))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from ..rules.engine import rule
 from ..model.findings import Ruling
 from ..options.listing import Option, OptionGroup, Options
-from ..input.parse import OptionsRequest
+from ..model.requests import OptionsRequest
 
 
 @dataclass(frozen=True)

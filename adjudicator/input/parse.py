@@ -24,22 +24,20 @@ or :class:`~adjudicator.model.errors.UnknownVariant`.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from ..model import cards as card_codes
 from . import house_rules, shape
 from ..model.actions import ACTION_TYPES, Action, Add
-from ..model.errors import COUNTED, MAX_ISSUES, ImpossibleInput, Issue, MalformedRequest, UnknownVariant, issue, pointer
+from ..model.errors import COUNTED, MAX_ISSUES, AdjudicatorError, ImpossibleInput, Issue, MalformedRequest, UnknownVariant, issue, pointer
 from ..model.messages import Card, Items, Word
-from ..model.parameters import PARAMETERS
+from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, CompareRequest, OptionsRequest, RulingRequest, ScoreRequest, \
+    TeamRound
 from ..model.situation import NOT_GIVEN, Side, Situation
 from ..variants import Variant
 
 DREW = (None, "stock", "pile")
-PENALTY_PREFIX = "score.penalty_"
 # Penalty kinds are the catalogue's score.penalty_<kind> parameters ("hint", "unverifiable_count").
-PENALTY_KINDS = tuple(p.name[len(PENALTY_PREFIX):] for p in PARAMETERS if p.name.startswith(PENALTY_PREFIX))
 TABLE_COUNTS = ("melded_points", "natural_canastas", "mixed_canastas")
 RULING_MEMBERS = ("situation", "action")
 SCORE_MEMBERS = ("teams", "rounds")
@@ -156,15 +154,6 @@ def _counts(values) -> str:
 # Rulings
 
 
-@dataclass(frozen=True)
-class RulingRequest:
-    """What ``/v1/adjudicate`` rules on: a situation and an action under one variant (with house rules)."""
-
-    rules: Variant
-    situation: Situation
-    action: Action
-
-
 def ruling_request(payload: Any, variants: dict[str, Variant]) -> RulingRequest:
     """Parse ``{variant, situation, action, house_rules?}`` and check that the table can happen."""
     return ruling_of(shape.check(payload, "adjudicate", variants), variants)
@@ -177,14 +166,6 @@ def ruling_of(payload: dict, variants: dict[str, Variant]) -> RulingRequest:
     sit = situation(payload.get("situation") or {}, ruled)
     check_table(ruled, sit, act)
     return RulingRequest(ruled, sit, act)
-
-
-@dataclass(frozen=True)
-class OptionsRequest:
-    """What ``/v1/options`` lists the moves of: a situation under one variant (with house rules)."""
-
-    rules: Variant
-    situation: Situation
 
 
 def options_request(payload: Any, variants: dict[str, Variant]) -> OptionsRequest:
@@ -409,40 +390,6 @@ def _minus(have, used) -> list[str]:
 # Scores
 
 
-@dataclass(frozen=True)
-class TeamRound:
-    """One team's round as given: cards (``melds``, ``hand``) or counts in their place."""
-
-    name: str
-    pointer: str
-    score_before: int = 0
-    melds: tuple[tuple[str, ...], ...] | None = None
-    hand: tuple[str, ...] | None = None
-    melded_points: int | None = None
-    natural_canastas: int | None = None
-    mixed_canastas: int | None = None
-    hand_points: int | None = None
-    red_threes: int = 0
-    went_out: bool = False
-    concealed: bool = False
-    penalties: tuple[str, ...] = ()
-
-    def located_cards(self) -> list[tuple[str, str]]:
-        """Every card the team shows (melds, then hand) with its pointer."""
-        out = [(c, f"{self.pointer}/melds/{j}/{k}") for j, m in enumerate(self.melds or ()) for k, c in enumerate(m)]
-        return out + [(c, f"{self.pointer}/hand/{k}") for k, c in enumerate(self.hand or ())]
-
-
-@dataclass(frozen=True)
-class ScoreRequest:
-    """One round (``game`` False: a single entry in ``rounds``) or a whole game, under one variant."""
-
-    rules: Variant
-    players: int
-    rounds: tuple[tuple[TeamRound, ...], ...]
-    game: bool
-
-
 def score_request(payload: Any, variants: dict[str, Variant]) -> ScoreRequest:
     """Parse ``{variant, players?, house_rules?, teams | rounds}``."""
     return score_of(shape.check(payload, "score", variants), variants)
@@ -544,16 +491,6 @@ def _same_teams(rounds: tuple[tuple[TeamRound, ...], ...]) -> None:
 # Comparisons
 
 
-@dataclass(frozen=True)
-class CompareRequest:
-    """A ruling, a score or the options of a situation (``kind``) to work out under each of ``variants``;
-    ``body`` is the single-variant request without its variant."""
-
-    kind: str
-    variants: tuple[str, ...]
-    body: dict
-
-
 def compare_request(payload: Any, variants: dict[str, Variant]) -> CompareRequest:
     """Parse a comparison: what a ruling, a score or the options take, with ``variants`` (default: all) for
     ``variant``."""
@@ -579,7 +516,16 @@ def compare_request(payload: Any, variants: dict[str, Variant]) -> CompareReques
         action(body["action"])  # an unusable action is wrong under every variant
     # a bad house rule is the request's fault, whichever variant it meets (the check reads no variant)
     house_rules.apply(variants[ids[0]], body.get("house_rules"))
-    return CompareRequest(kind, ids, body)
+    parse_one = {"options": options_of, "ruling": ruling_of, "score": score_of}[kind]
+    asked = []
+    for vid in ids:  # the table parsed under each variant: what one finds impossible, another may not
+        try:
+            asked.append(parse_one({**body, "variant": vid}, variants))
+        except UnknownVariant:
+            raise
+        except AdjudicatorError as e:
+            asked.append(e)
+    return CompareRequest(kind, ids, tuple(asked))
 
 
 def _compare_kind(payload: dict) -> str:

@@ -17,7 +17,6 @@ from .going_out import check_all_cards, check_canastas, check_last_discard, conc
 from .judge import Judge, MissingFact, NotStated
 from ..model.messages import Card
 from .opening import check_opening, without_pile_cards
-from ..input.parse import RulingRequest, ruling_request
 from .readings import decide_across
 from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, check_pile_not_empty,
                    frozen_reasons, take_onto_meld, take_with_hand, top_usable)
@@ -46,12 +45,6 @@ def rule_once(situation: Situation, action: Action, rules: Variant) -> Ruling:
     except NotStated as e:
         judge.not_stated.append(e.name)
     return judge.ruling(action.type)
-
-
-def adjudicate(payload: dict, variants: dict[str, Variant]) -> Ruling:
-    """Parse ``{variant, situation, action, house_rules?}`` and rule on it (raises the typed input errors)."""
-    request: RulingRequest = ruling_request(payload, variants)
-    return rule(request.situation, request.action, request.rules)
 
 
 # --- handlers ----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from dataclasses import replace
 from ..model.errors import ImpossibleInput, RuleNotStated, issue
 from ..model.messages import Items, msg
 from ..rules.opening import requirement
-from ..input.parse import ScoreRequest, TeamRound
+from ..model.requests import ScoreRequest, TeamRound
 from ..variants import Variant
 from .legality import check_round
 from .lines import score_teams

@@ -18,7 +18,7 @@ from ..rules.judge import Judge, wild_param
 from ..rules.melds import canastas, check_meld, natural_rank
 from ..model.messages import Cards, Items, Message, Param, ParamValue, Rank, msg
 from ..rules.opening import requirement
-from ..input.parse import TeamRound
+from ..model.requests import TeamRound
 from .reader import Reader
 
 

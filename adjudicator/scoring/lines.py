@@ -25,7 +25,7 @@ from ..model.errors import RuleNotStated
 from ..rules.judge import NotStated, value_param
 from ..rules.melds import is_canasta, split
 from ..model.messages import Card, Word, msg
-from ..input.parse import PENALTY_KINDS, PENALTY_PREFIX, TeamRound
+from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, TeamRound
 from .reader import Reader, catalogue_order
 from .sheets import ScoreLine
 
