@@ -15,6 +15,9 @@ from adjudicator.input.payloads import adjudicate as adjudicate_typed
 from adjudicator.input.parse import compare_request
 from adjudicator.input.payloads import score_payload
 from web_api import serialize
+from web_api.phrases import register_phrases
+
+register_phrases()  # the web layer's texts are part of the catalogue, as in the app
 
 LANG = "en"
 

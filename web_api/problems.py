@@ -39,7 +39,7 @@ from adjudicator.model.errors import AdjudicatorError
 from adjudicator.model.messages import Message, msg
 from adjudicator.words.render import DEFAULT_LANGUAGE, render, words
 
-from . import jsonio, phrases  # noqa: F401 -- phrases: the titles and details below are catalogue texts
+from . import jsonio
 from .language import current_language, remember_body_language
 from .request_id import current_request_id
 from .serialize import problem_members

@@ -499,9 +499,14 @@ ENGLISH: dict[str, str | tuple[str, str]] = _flat()
 
 
 def register(texts: dict[str, str | tuple[str, str]]) -> None:
-    """Add another module's English texts (the web layer's problem titles) to the one catalogue."""
-    clash = set(texts) & set(ENGLISH)
-    assert not clash, f"message keys defined twice: {sorted(clash)}"
+    """Add another layer's English texts (the web layer's problem titles) to the one catalogue.
+
+    The caller registers them itself, once it starts (the web app does, in ``create_app``); doing it again
+    is harmless. A key that is already there with another text is refused: a key means one text.
+    """
+    clash = sorted(k for k in texts if k in ENGLISH and ENGLISH[k] != texts[k])
+    if clash:
+        raise ValueError(f"message keys defined twice with different texts: {clash}")
     ENGLISH.update(texts)
 
 
