@@ -1,21 +1,19 @@
 """Typed requests: what the parser hands the engine, one kind per endpoint.
 
 The engine's wings take these, never request JSON; :mod:`adjudicator.input.parse` makes
-them (and checks that the table can happen) at the edge.
+them (and checks that the table can happen) at the edge. ``rules`` is an
+:class:`adjudicator.variants.Variant` (with the house rules applied): the annotation
+names it without importing it, since the variant loader stands above the model.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .actions import Action
 from .errors import AdjudicatorError
 from .parameters import PARAMETERS
 from .situation import Situation
-
-if TYPE_CHECKING:  # a type only: the variant loader stands above the model
-    from ..variants import Variant
 
 PENALTY_PREFIX = "score.penalty_"
 PENALTY_KINDS = tuple(p.name[len(PENALTY_PREFIX):] for p in PARAMETERS if p.name.startswith(PENALTY_PREFIX))
