@@ -18,7 +18,7 @@ from .model.actions import Action
 from .rules.engine import rule
 from .model.errors import RuleNotStated, issue
 from .model.findings import Finding, LEGAL, ILLEGAL
-from .rules.judge import Judge, MissingFact, NotStated
+from .rules.judge import Judge, MissingFact, NotStated, answer
 from .rules.melds import check_meld, is_canasta as _is_canasta
 from .model.messages import Cards, Param, msg
 from .rules.opening import Requirement, opening_value as _opening_value, requirement
@@ -93,11 +93,8 @@ def opening_value(groups, rules: Variant) -> int:
 
 def pile_frozen(situation: Situation, rules: Variant) -> bool | None:
     """Whether the pile is frozen for the player's team; None when that depends on an open point or fact."""
-    judge = Judge(rules)
-    try:
-        return bool(frozen_reasons(judge, situation.need_pile(), situation.need_team_melds()))
-    except (NotStated, MissingFact):
-        return None
+    reasons = answer(rules, lambda judge: frozen_reasons(judge, situation.need_pile(), situation.need_team_melds()))
+    return None if reasons is None else bool(reasons)
 
 
 def canastas_needed(situation: Situation, rules: Variant) -> int | None:

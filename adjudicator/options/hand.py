@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..model.cards import JOKER, RANKS, is_black_three, is_red_three, rank
-from ..rules.judge import Judge, MissingFact, NotStated, value_param, wild_param
+from ..rules.judge import Judge, answer, value_param, wild_param
 from ..rules.melds import check_meld
 from ..model.messages import msg
 from ..model.situation import Situation
@@ -168,7 +168,4 @@ def _order(card: str) -> tuple:
 def players_figure(rules: Variant, situation: Situation, name: str):
     """A by-players figure for this table, or None where the player count or the text does not give it."""
     from ..rules.turn import by_players
-    try:
-        return by_players(Judge(rules), situation, name)
-    except (MissingFact, NotStated):
-        return None
+    return answer(rules, lambda judge: by_players(judge, situation, name))

@@ -24,10 +24,10 @@ from dataclasses import dataclass, replace
 from ..model.actions import Action
 from ..rules.engine import rule
 from ..model.findings import LEGAL, UNDETERMINED, Ruling
-from ..rules.judge import Judge, NotStated, wild_param
+from ..rules.judge import wild_param
 from ..rules.melds import sure_rank
 from ..model.messages import Message, msg
-from ..rules.opening import Requirement, requirement
+from ..rules.opening import Requirement, team_requirement
 from .body import action_body
 from .going_out import go_out_slots
 from .hand import view
@@ -131,7 +131,7 @@ def legal_moves(situation: Situation, rules: Variant) -> Options:
         sit = replace(situation, drew=drew) if assumed else situation
         groups += _phase(sit, rules, phase, assumed)
     phase = phases[0][0] if len(phases) == 1 else UNKNOWN
-    return Options(rules.id, phase, tuple(groups), _requirement(situation, rules))
+    return Options(rules.id, phase, tuple(groups), team_requirement(situation, rules))
 
 
 def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> list[OptionGroup]:
@@ -250,12 +250,3 @@ def _matters(name: str, situation: Situation, after_draw: bool) -> bool:
     if name == "opening.red_threes_count":
         return not opened and bool(situation.team.red_threes)
     return False
-
-
-def _requirement(situation: Situation, rules: Variant) -> Requirement | None:
-    if situation.team.melds != () or situation.team.score is None:
-        return None
-    try:
-        return requirement(Judge(rules), situation.team.score)
-    except NotStated:
-        return None

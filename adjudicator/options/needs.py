@@ -2,27 +2,24 @@
 
 The same figures the rulings check (:func:`adjudicator.rules.opening.requirement`,
 ``go_out.canastas_required``), read once per search so that the plans aim at
-them; the rulings of the planned actions remain the judges. A figure the
-situation or the text does not give falls back to the mildest one, so that the
-search still proposes something and the ruling says what is missing.
+them; the rulings of the planned actions remain the judges. The opening
+requirement is the very one the listing reports; where the situation or the
+text does not give a figure, the search plans for none (or the mildest), so
+that it still proposes something and the ruling says what is missing.
 """
 
 from __future__ import annotations
 
-from ..rules.judge import Judge, NotStated
-from ..rules.opening import Requirement, requirement
+from ..rules.opening import Requirement, team_requirement
 from .hand import HandView, known, players_figure
 from ..model.situation import Situation
 
 
 def opening_requirement(view: HandView, situation: Situation) -> Requirement | None:
-    """The team's opening requirement, or None when it has opened (or the text does not give the figure)."""
-    if situation.team.melds:
-        return None
-    try:
-        return requirement(Judge(view.rules), situation.team.score or 0)
-    except NotStated:
-        return None
+    """The team's opening requirement as the listing reports it (:func:`adjudicator.rules.opening.team_requirement`):
+    None when it has opened or the table or the text does not give the figure; the search then plans no minimum
+    and the ruling of each planned action says what is missing."""
+    return team_requirement(situation, view.rules)
 
 
 def canastas_to_go_out(view: HandView, situation: Situation) -> int:

@@ -13,7 +13,7 @@ any open check is ``undetermined``; otherwise ``legal``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..model.cards import JOKER, RANKS, is_red_three
 from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Interpretation, Ruling
@@ -275,3 +275,12 @@ def _already_quoted(c, quoted) -> bool:
     """True when ``c``'s words already stand, whole, inside a sentence quoted before it."""
     return any(q.start <= c.start and c.end <= q.end for q in quoted)
 
+
+def answer(rules: Variant, question: Callable[[Judge], Any], players: int | None = None) -> Any:
+    """``question`` asked of a fresh judge of ``rules``, or None where the text leaves a point open
+    (:class:`NotStated`) or the situation lacks a fact (:class:`MissingFact`): for a figure that plans or
+    reports, not for a ruling, which says what is open or missing instead."""
+    try:
+        return question(Judge(rules, players))
+    except (NotStated, MissingFact):
+        return None

@@ -1,20 +1,23 @@
 """The opening: a team's first melds must reach a minimum card value that grows with its score.
 
 :func:`requirement` is the one band lookup (rulings, next-round requirements in
-scores); :func:`check_opening` the one check of a first meld.
+scores, the predicates); :func:`team_requirement` the one answer to "what must this team
+meld to open?" (the listing and the option search); :func:`check_opening` the one check
+of a first meld.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from .judge import Judge
+from .judge import Judge, answer
 from .melds import is_canasta
 from ..model.messages import Word
 from ..model.parameters import band_for
 from ..model.requirement import Requirement
 from ..model.situation import Situation
 from .turn import first_round
+from ..variants import Variant
 
 
 def requirement(judge: Judge, score: int) -> Requirement:
@@ -32,6 +35,18 @@ def requirement(judge: Judge, score: int) -> Requirement:
         judge.decide("opening.bands")
         judge.case(f"band:{band['min']}")
     return Requirement(band["points"], band["canasta_required"], score, band["min"], band["max"])
+
+
+def team_requirement(situation: Situation, rules: Variant) -> Requirement | None:
+    """What the player's team must meld to open, as far as the table shows it: None when the team has opened,
+    when its melds or its score are not given, or when the text does not give the figure.
+
+    The one answer the listing reports and the option search plans for (a ruling reads the same band through
+    :func:`requirement` and says what is missing instead).
+    """
+    if situation.team.melds != () or situation.team.score is None:
+        return None
+    return answer(rules, lambda judge: requirement(judge, situation.team.score))
 
 
 def opening_value(judge: Judge, groups) -> tuple[int, bool]:
