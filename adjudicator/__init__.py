@@ -26,7 +26,10 @@ from importlib import import_module
 from .compare.comparison import Comparison, compare
 from .input.house_rules import apply as apply_house_rules
 from .model.actions import Action, Add
-from .model.errors import AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated, UnknownVariant
+from .model.cards import CardError, parse as parse_card
+from .model.enums import ActionType, Status, Verdict
+from .model.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, RuleIllegal, RuleNotStated,
+                           UnknownVariant)
 from .model.findings import Finding, Ruling
 from .model.situation import Side, Situation
 from .options.listing import Option, OptionGroup, Options, legal_moves
@@ -46,8 +49,9 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Action", "Add", "AdjudicatorError", "Comparison", "Finding", "GameSheet", "ImpossibleInput",
-           "MalformedRequest", "Option", "OptionGroup", "Options", "RoundSheet", "Ruling", "RuleNotStated", "Side",
-           "Situation", "UnknownVariant", "Variant", "adjudicate", "apply_house_rules", "compare", "compare_request",
-           "legal_moves", "load_all", "options_request", "render", "rule", "ruling_request", "score",
-           "score_payload", "score_request", "summary"]
+__all__ = ["Action", "ActionType", "Add", "AdjudicatorError", "CardError", "Comparison", "Finding", "GameSheet",
+           "ImpossibleInput", "MalformedRequest", "Option", "OptionGroup", "Options", "RoundSheet", "Ruling",
+           "RuleIllegal", "RuleNotStated", "Side", "Situation", "Status", "UnknownVariant", "Variant", "Verdict",
+           "adjudicate", "apply_house_rules", "compare", "compare_request", "legal_moves", "load_all",
+           "options_request", "parse_card", "render", "rule", "ruling_request", "score", "score_payload",
+           "score_request", "summary"]

@@ -1,7 +1,9 @@
 """Public predicates: the engine's questions one at a time, for programs that build on it.
 
 In the manner of python-chess (``board.is_legal(move)``) and pokerkit (``can_x``
-returns a bool, ``verify_x`` raises with the reason). Each takes typed input and
+returns a bool, ``verify_x`` beside it raises :class:`~adjudicator.model.errors.RuleIllegal`
+with the reason). Card codes are normalised as the model's types do (``"th"`` is the ten
+of hearts; a code that names no card is a :class:`~adjudicator.model.cards.CardError`). Each takes typed input and
 ``rules`` (a :class:`~adjudicator.variants.Variant`, with any house rules applied
 by :func:`adjudicator.input.house_rules.apply`). Where the answer depends on a fact the
 situation lacks or a point the text leaves open, a ``can_``/``is_`` predicate
@@ -16,7 +18,8 @@ from __future__ import annotations
 
 from .model.actions import Action
 from .rules.engine import rule
-from .model.errors import RuleNotStated, issue
+from .model.cards import parse, parse_all
+from .model.errors import RuleIllegal, RuleNotStated, issue
 from .model.findings import Finding, LEGAL, ILLEGAL
 from .rules.judge import Judge, MissingFact, NotStated, answer
 from .rules.melds import check_meld, is_canasta as _is_canasta
@@ -26,14 +29,6 @@ from .rules.pile import frozen_reasons
 from .model.situation import Situation
 from .rules.turn import by_players
 from .variants import Variant
-
-
-class RuleIllegal(Exception):
-    """Raised by :func:`verify_legal`: the findings that fail (or are open), with their citations."""
-
-    def __init__(self, findings: tuple[Finding, ...]):
-        super().__init__(", ".join(f.rule for f in findings))
-        self.findings = findings
 
 
 def _strict(rules: Variant, ask):
@@ -61,21 +56,25 @@ def verify_legal(situation: Situation, action: Action, rules: Variant) -> None:
 
 def card_value(card: str, rules: Variant) -> int:
     """A card's point value (a red three, a bonus card, has none); RuleNotStated where the text is silent."""
+    card = parse(card)
     return _strict(rules, lambda judge: judge.value_of(card))
 
 
 def is_wild(card: str, rules: Variant) -> bool:
     """Whether the card is wild; RuleNotStated where the text is silent (twos in da-ludo)."""
+    card = parse(card)
     return _strict(rules, lambda judge: judge.wild(card))
 
 
 def is_canasta(cards, rules: Variant) -> bool:
     """Whether a meld of these cards is a canasta (enough cards)."""
+    cards = parse_all(cards)
     return _strict(rules, lambda judge: _is_canasta(judge, cards))
 
 
 def meld_problems(cards, rules: Variant, going_out: bool = False) -> tuple[Finding, ...]:
     """The checks a new meld of ``cards`` fails or leaves open (empty: the meld is legal)."""
+    cards = parse_all(cards)
     judge = Judge(rules)
     check_meld(judge, list(cards), msg("subject.meld", index=1, cards=Cards(tuple(cards))), going_out)
     return tuple(f for f in judge.findings if f.passed is not True)
@@ -88,7 +87,7 @@ def opening_requirement(score: int, rules: Variant) -> Requirement:
 
 def opening_value(groups, rules: Variant) -> int:
     """The value the cards laid to open count toward the requirement (groups of cards, one per meld)."""
-    return _strict(rules, lambda judge: _opening_value(judge, [list(g) for g in groups])[0])
+    return _strict(rules, lambda judge: _opening_value(judge, [list(parse_all(g)) for g in groups])[0])
 
 
 def pile_frozen(situation: Situation, rules: Variant) -> bool | None:
@@ -110,6 +109,16 @@ def can_take_pile(situation: Situation, with_cards, rules: Variant) -> bool | No
     return is_legal(situation, Action("take_pile", with_cards=tuple(with_cards)), rules)
 
 
+def verify_take_pile(situation: Situation, with_cards, rules: Variant) -> None:
+    """Raise :class:`RuleIllegal` with the failing (or open) findings unless taking the pile so is legal."""
+    verify_legal(situation, Action("take_pile", with_cards=tuple(with_cards)), rules)
+
+
 def can_go_out(situation: Situation, melds, rules: Variant, discard: str | None = None) -> bool | None:
     """Whether the player may go out laying ``melds`` (and discarding ``discard``)."""
     return is_legal(situation, Action("go_out", melds=tuple(tuple(m) for m in melds), discard=discard), rules)
+
+
+def verify_go_out(situation: Situation, melds, rules: Variant, discard: str | None = None) -> None:
+    """Raise :class:`RuleIllegal` with the failing (or open) findings unless going out so is legal."""
+    verify_legal(situation, Action("go_out", melds=tuple(tuple(m) for m in melds), discard=discard), rules)

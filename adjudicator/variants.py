@@ -21,12 +21,13 @@ from typing import Any
 import yaml
 
 from .model.citations import Citation
+from .model.enums import Status
 from .model.messages import VariantRef
 from .model.parameters import BY_NAME, FREEZERS, PARAMETERS, ParamValueError, check_value
 from .words.catalogue import plain_english
 
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "variants"
-STATUSES = ("stated", "interpreted", "not_stated")
+STATUSES = tuple(s.value for s in Status)  # "stated", "interpreted", "not_stated"
 
 
 class VariantError(Exception):
@@ -46,7 +47,7 @@ class Entry:
 
     name: str
     value: Any
-    status: str
+    status: Status
     note: str | None  # the author's note in English
     citations: tuple[Citation, ...]
     source: str = "document"
@@ -309,7 +310,7 @@ def _load_entry(variant: Variant, positions, param, raw: Any) -> Entry:
     notes = _by_language(vid, f"{where}: notes", raw.get("notes"))
     if notes and not note:
         raise VariantError(f"{vid}: {where}: notes translate the note; give the note in English first")
-    return Entry(param.name, value, status, note, citations, readings=tuple(readings),
+    return Entry(param.name, value, Status(status), note, citations, readings=tuple(readings),
                  notes=tuple(sorted(notes.items())))
 
 

@@ -230,7 +230,7 @@ def _field_error(issue, lang: str) -> dict:
 
 def problem_members(error: AdjudicatorError, lang: str) -> dict:
     """The RFC 9457 members of an engine error (``type`` is the slug; the web layer makes it a URI)."""
-    status, slug = PROBLEMS[type(error)]
+    status, slug = next(PROBLEMS[c] for c in type(error).__mro__ if c in PROBLEMS)  # CardError: ImpossibleInput
     title = words(f"title.{slug}", lang)
     issues = error.issues
     errors = [_field_error(i, lang) for i in issues[:MAX_ERRORS]]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..model.enums import Status
 from ..model.errors import ImpossibleInput, issue, pointer
 from ..model.messages import Param
 from ..model.parameters import BY_NAME, ParamValueError, check_value
@@ -29,7 +30,7 @@ def apply(variant: Variant, house_rules: Any, base: str = "/house_rules") -> Var
             issues.append(issue(at, "error.house_rules.unknown", name=str(name)))
             continue
         try:
-            entries[name] = Entry(name, check_value(param, value), "stated", None, (), source="house_rule")
+            entries[name] = Entry(name, check_value(param, value), Status.STATED, None, (), source="house_rule")
         except ParamValueError as e:
             issues.append(issue(at, "error.house_rules.value", parameter=Param(name), reason=e.message,
                                 accepts=param.accepts()))

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ACTION_TYPES = ("draw", "take_pile", "meld", "go_out", "discard")
+from .cards import RANKS, CardError, parse, parse_all
+from .enums import ActionType
+from .errors import MalformedRequest, issue
+from .messages import Items, Word
+
+ACTION_TYPES = tuple(ActionType)
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,16 +21,43 @@ class Add:
     # where the addition stands in the request, to point at its cards; not part of what the addition is
     pointer: str = field(default="", compare=False)
 
+    def __post_init__(self):
+        """Normalise the cards (``CardError`` for one that names no card) and the rank (``"k"`` is ``K``,
+        ``"t"`` is ``10``)."""
+        at = self.pointer if self.to is None else f"{self.pointer}/cards"
+        object.__setattr__(self, "cards", parse_all(self.cards, at))
+        if isinstance(self.to, str) and self.to not in RANKS:
+            try:
+                object.__setattr__(self, "to", parse(f"{self.to}S")[:-1])
+            except CardError:  # no rank: the ruling finds no such meld of the team
+                pass
+
 
 @dataclass(frozen=True)
 class Action:
     """One action. ``with_cards`` are the hand cards shown with the pile's top card (take_pile)."""
 
-    type: str
+    type: ActionType
     with_cards: tuple[str, ...] = ()
     melds: tuple[tuple[str, ...], ...] = ()
     adds: tuple[Add, ...] = ()
     discard: str | None = None
+
+    def __post_init__(self):
+        """Check the type (a :class:`MalformedRequest` for one the rules do not know) and normalise every card
+        (``"3h"`` is the three of hearts; a :class:`~adjudicator.model.cards.CardError` for a code that names
+        no card), so that an action made by hand is ruled as the same action parsed from JSON."""
+        try:
+            object.__setattr__(self, "type", ActionType(self.type))
+        except ValueError:
+            raise MalformedRequest([issue("/action/type", "error.action_type",
+                                          types=Items(tuple(Word(t) for t in ACTION_TYPES), ", "))]) from None
+        object.__setattr__(self, "with_cards", parse_all(self.with_cards, "/action/with"))
+        object.__setattr__(self, "melds", tuple(parse_all(m, f"/action/melds/{i}") for i, m in enumerate(self.melds)))
+        object.__setattr__(self, "adds", tuple(self.adds))
+        if self.discard is not None:
+            at = "/action/card" if self.type == ActionType.DISCARD else "/action/discard"
+            object.__setattr__(self, "discard", parse(self.discard, at))
 
     def hand_cards(self) -> list[str]:
         """Every card the action takes from the hand (for take_pile: only ``with``)."""

@@ -3,10 +3,16 @@
 A card is a short code: rank ``A K Q J 10 9 8 7 6 5 4 3 2`` (``T`` also means
 ten) followed by suit ``S H D C`` (or ``♠ ♥ ♦ ♣``), case-insensitive; ``JK`` is
 the joker. Everything downstream works on the canonical string (``10H``,
-``JK``) so that comparisons and counts are plain string operations.
+``JK``) so that comparisons and counts are plain string operations: the
+model's types (:class:`~adjudicator.model.situation.Situation`,
+:class:`~adjudicator.model.actions.Action`) put every code through :func:`parse`
+when they are made, so ``"3h"`` is the three of hearts everywhere, never a black
+three, and a code that names no card is a :class:`CardError`.
 """
 
 from __future__ import annotations
+
+from .errors import ImpossibleInput, issue
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 SUITS = ("S", "H", "D", "C")
@@ -17,18 +23,19 @@ _SUIT_ALIASES = {"S": "S", "H": "H", "D": "D", "C": "C", "♠": "S", "♥": "H",
 _RANK_ALIASES = {r: r for r in RANKS} | {"T": "10"}
 
 
-class CardError(ValueError):
-    """Raised for a code that names no card; carries the offending code."""
+class CardError(ImpossibleInput, ValueError):
+    """A code that names no card: an :class:`~adjudicator.model.errors.ImpossibleInput` pointing at it
+    (``pointer``, when the code stands in a situation or an action); carries the offending ``code``."""
 
-    def __init__(self, code: object):
-        super().__init__(f"{code!r} is not a card code (rank A K Q J 10 9 8 7 6 5 4 3 2 then suit S H D C, or JK)")
+    def __init__(self, code: object, pointer: str = ""):
+        super().__init__([issue(pointer, "error.card_code", code=str(code))])
         self.code = code
 
 
-def parse(code: object) -> str:
-    """Return the canonical code for ``code`` or raise :class:`CardError`."""
+def parse(code: object, pointer: str = "") -> str:
+    """The canonical code for ``code`` (``"3h"`` is ``"3H"``, the three of hearts), or :class:`CardError`."""
     if not isinstance(code, str):
-        raise CardError(code)
+        raise CardError(code, pointer)
     canonical = CANONICAL.get(code)
     if canonical is not None:
         return canonical
@@ -36,11 +43,24 @@ def parse(code: object) -> str:
     if text == JOKER:
         return JOKER
     if len(text) < 2:
-        raise CardError(code)
+        raise CardError(code, pointer)
     rank, suit = _RANK_ALIASES.get(text[:-1]), _SUIT_ALIASES.get(text[-1])
     if rank is None or suit is None:
-        raise CardError(code)
+        raise CardError(code, pointer)
     return rank + suit
+
+
+def parse_all(codes, pointer: str = "") -> tuple[str, ...]:
+    """``codes`` in canonical form, or :class:`CardError` at the first that names no card (``pointer/i``).
+
+    Model types call it on construction, so a card is normalised once, wherever it comes from."""
+    try:
+        out = tuple(map(CANONICAL.get, codes))  # the usual case: every code canonical already
+        if None not in out:
+            return out
+    except TypeError:  # an unhashable item where a code should be
+        pass
+    return tuple(parse(code, f"{pointer}/{i}") for i, code in enumerate(codes))
 
 
 # Every canonical code maps to itself: the fast path of parse() and of situation parsing.

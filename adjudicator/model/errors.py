@@ -12,6 +12,11 @@ to a status code and a problem type.
 * :class:`UnknownVariant` -- a variant id no loaded variant has.
 * :class:`RuleNotStated` -- an answer needs a figure the document does not
   state; ``parameters`` name the house rules that would settle it.
+* :class:`RuleIllegal` -- a ``verify_*`` predicate's action is not legal; ``findings``
+  say why.
+
+A card code that names no card is a :class:`~adjudicator.model.cards.CardError`, an
+:class:`ImpossibleInput`.
 """
 
 from __future__ import annotations
@@ -69,6 +74,18 @@ class UnknownVariant(AdjudicatorError):
         self.variant_id, self.known = variant_id, list(known)
         super().__init__([Issue(pointer, msg("error.unknown_variant", variant=str(variant_id),
                                              known=", ".join(known)))])
+
+
+class RuleIllegal(AdjudicatorError):
+    """Raised by the ``verify_*`` predicates: the action is not legal. ``findings`` are the checks that fail
+    (or, when none fails, those left open), with their citations; each is also an issue at ``/action``."""
+
+    def __init__(self, findings: tuple):
+        self.findings = tuple(findings)
+        super().__init__([Issue("/action", f.message) for f in self.findings])
+
+    def __str__(self) -> str:
+        return ", ".join(f.rule for f in self.findings)
 
 
 class RuleNotStated(AdjudicatorError):

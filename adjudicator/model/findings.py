@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .enums import Verdict
 from .messages import Message
 from .citations import Citation
 
-LEGAL, ILLEGAL, UNDETERMINED = "legal", "illegal", "undetermined"
+LEGAL, ILLEGAL, UNDETERMINED = Verdict.LEGAL, Verdict.ILLEGAL, Verdict.UNDETERMINED
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +30,7 @@ class Reading:
     """One way of reading the open points a ruling depends on, and what the ruling comes to under it."""
 
     values: tuple[tuple[str, Any], ...]  # (parameter, value) pairs
-    verdict: str
+    verdict: Verdict
     messages: tuple[Message, ...] = ()  # what decided it under this reading (the failing or open checks)
 
 
@@ -80,7 +81,7 @@ class Ruling:
 
     variant: str
     action: str
-    verdict: str
+    verdict: Verdict
     findings: tuple[Finding, ...]
     interpretations: tuple[Interpretation, ...]
     missing: tuple[str, ...]
