@@ -34,6 +34,7 @@ from .model.findings import Finding, Ruling
 from .model.situation import Side, Situation
 from .options.listing import Option, OptionGroup, Options, legal_moves
 from .rules.engine import rule
+from .rules.table_check import check_table, table_problems
 from .scoring import GameSheet, RoundSheet, score
 from .variants import Variant, load_all
 from .words.render import render, summary
@@ -52,6 +53,6 @@ def __getattr__(name: str):
 __all__ = ["Action", "ActionType", "Add", "AdjudicatorError", "CardError", "Comparison", "Finding", "GameSheet",
            "ImpossibleInput", "MalformedRequest", "Option", "OptionGroup", "Options", "RoundSheet", "Ruling",
            "RuleIllegal", "RuleNotStated", "Side", "Situation", "Status", "UnknownVariant", "Variant", "Verdict",
-           "adjudicate", "apply_house_rules", "compare", "compare_request", "legal_moves", "load_all",
+           "adjudicate", "apply_house_rules", "check_table", "compare", "compare_request", "legal_moves", "load_all",
            "options_request", "parse_card", "render", "rule", "ruling_request", "score", "score_payload",
-           "score_request", "summary"]
+           "score_request", "summary", "table_problems"]

@@ -135,3 +135,39 @@ def test_verify_stands_beside_each_can():
         verify_go_out(frozen, [["9H", "9S", "JK"]], rules, discard="5C")
     with pytest.raises(RuleIllegal):
         verify_legal(frozen, Action("take_pile", with_cards=("9H", "JK")), rules)
+
+
+# --- the table check: the library refuses what HTTP refuses ---------------------------------------
+
+NINE_JOKERS = {"players": 4, "discard_pile": ["7C", "9D"], "turn": {"drew": None},
+               "team": {"score": 0, "melds": [], "red_threes": 0},
+               "player": {"hand": ["JK"] * 9 + ["9H", "9S"]}}
+
+
+def test_a_table_that_cannot_happen_is_refused_alike_by_the_library_and_http(client):
+    from adjudicator import check_table, legal_moves, table_problems
+    rules = VARIANTS["sv-classic"]  # four jokers in its deck
+    sit = Situation(players=4, pile=("7C", "9D"), drew=None, team=Side(score=0, melds=(), red_threes=0),
+                    hand=("JK",) * 9 + ("9H", "9S"))
+    draw = Action("draw")
+    problems = table_problems(sit, rules)
+    assert [i.message.key for i in problems] == ["error.too_many_copies"]
+    assert problems[0].pointer == "/situation/player/hand/4"  # the fifth joker
+    for refuse in (lambda: rule(sit, draw, rules), lambda: legal_moves(sit, rules),
+                   lambda: check_table(rules, sit, draw), lambda: verify_legal(sit, draw, rules)):
+        with pytest.raises(ImpossibleInput) as err:
+            refuse()
+        assert err.value.issues == problems
+    resp = client.post("/v1/adjudicate", json={"variant": "sv-classic", "situation": NINE_JOKERS,
+                                               "action": {"type": "draw"}})
+    assert resp.status_code == 422 and resp.get_json()["errors"][0]["pointer"] == problems[0].pointer
+    resp = client.post("/v1/options", json={"variant": "sv-classic", "situation": NINE_JOKERS})
+    assert resp.status_code == 422 and resp.get_json()["errors"][0]["pointer"] == problems[0].pointer
+
+
+def test_a_possible_table_has_no_problems():
+    from adjudicator import table_problems
+    assert table_problems(_table("7H"), VARIANTS["sv-classic"]) == ()
+    assert table_problems(_table("7H"), VARIANTS["sv-classic"], Action("discard", discard="5C")) == ()
+    assert [i.pointer for i in table_problems(_table("7H"), VARIANTS["sv-classic"],
+                                              Action("discard", discard="AS"))] == ["/action/card"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..rules.engine import rule
+from ..rules.engine import rule_checked
 from ..model.findings import Ruling
 from ..options.listing import Option, OptionGroup, Options
 from ..model.requests import OptionsRequest
@@ -65,5 +65,5 @@ def _entry(vid: str, request: OptionsRequest, own: tuple[Option, OptionGroup] | 
         option = own[0]
         return OptionDifferenceEntry(vid, True, option.verdict, option.body, option.ruling)
     option, group = source
-    ruling = rule(replace(request.situation, drew=group.drew), option.action, request.rules)  # as it was listed
+    ruling = rule_checked(replace(request.situation, drew=group.drew), option.action, request.rules)  # as listed
     return OptionDifferenceEntry(vid, False, ruling.verdict, option.body, ruling)

@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..model.actions import Action
-from ..rules.engine import rule
+from ..rules.engine import rule_checked
+from ..rules.table_check import check_table
 from ..model.findings import LEGAL, UNDETERMINED, Ruling
 from ..rules.judge import wild_param
 from ..rules.melds import sure_rank
@@ -121,7 +122,10 @@ class Options:
 
 
 def legal_moves(situation: Situation, rules: Variant) -> Options:
-    """Every option open to the player in ``situation`` under ``rules`` (a variant with house rules applied)."""
+    """Every option open to the player in ``situation`` under ``rules`` (a variant with house rules applied).
+
+    A table that cannot happen is refused first, as :func:`~adjudicator.rules.engine.rule` refuses it."""
+    check_table(rules, situation, Action("draw"))  # an action that takes no card: the table's own facts
     if situation.drew == NOT_GIVEN:
         phases = [(BEFORE_DRAW, None, True), (AFTER_DRAW, "stock", True)]
     else:
@@ -209,7 +213,7 @@ def _hangs_open(action: Action, rules: Variant) -> bool:
 def _ruled(situation: Situation, rules: Variant, action: Action, cache: dict) -> Ruling:
     ruling = cache.get(action)
     if ruling is None:
-        ruling = cache[action] = rule(situation, action, rules)
+        ruling = cache[action] = rule_checked(situation, action, rules)
     return ruling
 
 

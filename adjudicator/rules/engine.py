@@ -22,6 +22,7 @@ from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, 
                    frozen_reasons, take_onto_meld, take_with_hand, top_usable)
 from ..model.situation import Situation
 from .table import Table, lay_all
+from .table_check import check_table
 from .turn import check_draw, check_drew, first_round
 from ..variants import Variant
 
@@ -29,9 +30,18 @@ from ..variants import Variant
 def rule(situation: Situation, action: Action, rules: Variant) -> Ruling:
     """Rule on ``action`` in ``situation`` under ``rules`` (a variant, with any house rules applied).
 
-    Where the ruling hangs on a point the text leaves open, it is decided across
-    the point's readings (:mod:`adjudicator.rules.readings`).
+    A table that cannot happen is refused first (:func:`~adjudicator.rules.table_check.check_table` raises
+    :class:`~adjudicator.model.errors.ImpossibleInput`), so a library caller and the HTTP service refuse the
+    same tables. Where the ruling hangs on a point the text leaves open, it is decided across the point's
+    readings (:mod:`adjudicator.rules.readings`).
     """
+    check_table(rules, situation, action)
+    return rule_checked(situation, action, rules)
+
+
+def rule_checked(situation: Situation, action: Action, rules: Variant) -> Ruling:
+    """:func:`rule` for a table already checked: the option search rules many actions of one table, each
+    built from the hand it checked."""
     return decide_across(lambda ruled: rule_once(situation, action, ruled), rules)
 
 
