@@ -62,8 +62,10 @@ def _imports(path: Path) -> set[str]:
                 name = ".".join(base + ([node.module] if node.module else []))
             else:
                 name = node.module
-            found.add(name)
-            found.update(f"{name}.{a.name}" for a in node.names if f"{name}.{a.name}" in MODULES)
+            modules = {f"{name}.{a.name}" for a in node.names if f"{name}.{a.name}" in MODULES}
+            found.update(modules)
+            if len(modules) < len(node.names):  # a name defined in ``name`` itself, not a submodule of it
+                found.add(name)
         for child in ast.iter_child_nodes(node):
             visit(child)
 
@@ -158,3 +160,32 @@ def test_the_parser_is_loaded_when_asked_for():
     code = ("import sys, adjudicator; assert 'marshmallow' not in sys.modules; "
             "from adjudicator import ruling_request; assert 'marshmallow' in sys.modules")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def figures() -> dict:
+    """The import graph's size and depth: files, import edges, the deepest chain of files, each wing's floor."""
+    depth: dict[str, int] = {}
+
+    def floor_of(module: str) -> int:
+        if module not in depth:
+            depth[module] = 1 + max((floor_of(t) for t in GRAPH[module]), default=0)
+        return depth[module]
+
+    wings: dict[str, set] = {}
+    for module in GRAPH:
+        wings.setdefault(_wing(module) or "__init__", set()).update(
+            _wing(t) or "__init__" for t in GRAPH[module] if (_wing(t) or "__init__") != (_wing(module) or "__init__"))
+    floors: dict[str, int] = {}
+
+    def wing_floor(wing: str) -> int:
+        if wing not in floors:
+            floors[wing] = 1 + max((wing_floor(w) for w in wings[wing]), default=0)
+        return floors[wing]
+
+    return {"files": len(GRAPH), "edges": sum(len(t) for t in GRAPH.values()),
+            "file_layers": max(map(floor_of, GRAPH)), "wing_edges": sum(len(w) for w in wings.values()),
+            "wing_floors": {w: wing_floor(w) for w in sorted(wings, key=wing_floor)}}
+
+
+if __name__ == "__main__":  # python tests/test_layering.py: the figures in notes/layout-19.md
+    print(figures())

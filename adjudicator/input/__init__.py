@@ -1,4 +1,7 @@
-"""Input: the request shapes (marshmallow), their compiled fast check, and the parser.
+"""Input, at the edge: request JSON in, typed requests (adjudicator.model.requests) out.
 
-JSON in, typed requests out. The one wing that loads marshmallow; nothing below it imports it.
+shape and shape_fields (the marshmallow schemas, strict), fastcheck (their compiled
+fast path), parse (every input rule once: rulings, options, scores, comparisons),
+house_rules (a table's own settlement of a parameter), payloads (JSON in, answer out,
+in one call). The one wing that loads marshmallow; no other wing imports it.
 """

@@ -1,4 +1,9 @@
-"""The model: cards, actions, the situation, message keys, findings, errors, rule ids, parameters.
+"""The model: the typed values every other wing speaks in. It imports no other wing.
 
-Plain typed values every other wing speaks in; it imports no other wing.
+cards (codes, parsed and normalised once), actions, situation (and MissingFact),
+enums (Verdict, ActionType, Status), messages (keys with typed arguments),
+findings (Finding, Ruling), errors (the AdjudicatorError family), citations,
+rule_ids (the stable rule ids), parameters (what every variant must state),
+requirement (an opening requirement), requests (the typed requests the parser
+hands the engine).
 """

@@ -1,4 +1,7 @@
-"""Words: the English catalogue, its translations (locale/), rendering in four languages, extraction.
+"""Words: message keys put into sentences, in English, Swedish, Norwegian Bokmål and Danish.
 
-Findings carry message keys; this wing alone turns them into sentences.
+catalogue and catalogue_params (the English texts), clauses (a reading or a value
+as a message), render (a message in a language, from the gettext catalogues in
+locale/), extract (pybabel's extraction method). Findings carry keys; only this wing
+(and the web layer, through it) makes sentences. It imports the model only.
 """
