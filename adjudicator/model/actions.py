@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import RANKS, CardError, parse, parse_all
+from .cards import RANKS, CardError, parse, parse_all, parse_melds
 from .enums import ActionType
 from .errors import MalformedRequest, issue
 from .messages import Items, Word
 
 ACTION_TYPES = tuple(ActionType)
+_TYPES = {t.value: t for t in ActionType}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,17 +48,21 @@ class Action:
         """Check the type (a :class:`MalformedRequest` for one the rules do not know) and normalise every card
         (``"3h"`` is the three of hearts; a :class:`~adjudicator.model.cards.CardError` for a code that names
         no card), so that an action made by hand is ruled as the same action parsed from JSON."""
-        try:
-            object.__setattr__(self, "type", ActionType(self.type))
-        except ValueError:
+        kind = _TYPES.get(self.type) if isinstance(self.type, str) else None
+        if kind is None:
             raise MalformedRequest([issue("/action/type", "error.action_type",
-                                          types=Items(tuple(Word(t) for t in ACTION_TYPES), ", "))]) from None
-        object.__setattr__(self, "with_cards", parse_all(self.with_cards, "/action/with"))
-        object.__setattr__(self, "melds", tuple(parse_all(m, f"/action/melds/{i}") for i, m in enumerate(self.melds)))
-        object.__setattr__(self, "adds", tuple(self.adds))
+                                          types=Items(tuple(Word(t) for t in ACTION_TYPES), ", "))])
+        set_ = object.__setattr__
+        set_(self, "type", kind)
+        if self.with_cards:
+            set_(self, "with_cards", parse_all(self.with_cards, "/action/with"))
+        if self.melds:
+            set_(self, "melds", parse_melds(self.melds, "/action/melds"))
+        if type(self.adds) is not tuple:
+            set_(self, "adds", tuple(self.adds))
         if self.discard is not None:
-            at = "/action/card" if self.type == ActionType.DISCARD else "/action/discard"
-            object.__setattr__(self, "discard", parse(self.discard, at))
+            at = "/action/card" if kind is ActionType.DISCARD else "/action/discard"
+            set_(self, "discard", parse(self.discard, at))
 
     def hand_cards(self) -> list[str]:
         """Every card the action takes from the hand (for take_pile: only ``with``)."""

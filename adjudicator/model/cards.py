@@ -53,14 +53,29 @@ def parse(code: object, pointer: str = "") -> str:
 def parse_all(codes, pointer: str = "") -> tuple[str, ...]:
     """``codes`` in canonical form, or :class:`CardError` at the first that names no card (``pointer/i``).
 
-    Model types call it on construction, so a card is normalised once, wherever it comes from."""
-    try:
-        out = tuple(map(CANONICAL.get, codes))  # the usual case: every code canonical already
-        if None not in out:
-            return out
-    except TypeError:  # an unhashable item where a code should be
-        pass
+    Model types call it on construction, so a card is normalised once, wherever it comes from; a tuple
+    that is canonical already (what the parser and the engine make) comes back as it is."""
+    if type(codes) is tuple:
+        try:
+            if _CANONICAL_CODES.issuperset(codes):
+                return codes
+        except TypeError:  # an unhashable item where a code should be
+            pass
     return tuple(parse(code, f"{pointer}/{i}") for i, code in enumerate(codes))
+
+
+def parse_melds(melds, pointer: str = "") -> tuple[tuple[str, ...], ...]:
+    """:func:`parse_all` for each meld (``pointer/m/i``); canonical melds come back as they are."""
+    if type(melds) is tuple and all(type(m) is tuple and _canonical(m) for m in melds):
+        return melds
+    return tuple(parse_all(m, f"{pointer}/{i}") for i, m in enumerate(melds))
+
+
+def _canonical(codes: tuple) -> bool:
+    try:
+        return _CANONICAL_CODES.issuperset(codes)
+    except TypeError:
+        return False
 
 
 # Every canonical code maps to itself: the fast path of parse() and of situation parsing.
@@ -69,6 +84,7 @@ for _r in RANKS:
     for _s in SUITS:
         CANONICAL[_r + _s] = _r + _s
 CANONICAL[JOKER] = JOKER
+_CANONICAL_CODES = frozenset(CANONICAL)
 
 
 def rank(card: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .cards import parse_all
+from .cards import parse_all, parse_melds
 
 
 class MissingFact(Exception):
@@ -60,18 +60,19 @@ class Situation:
         """Normalise every card code once (``"3h"`` is the three of hearts, never a black three; a
         :class:`~adjudicator.model.cards.CardError` points at a code that names no card), so that a
         situation made by hand is ruled as the same situation parsed from JSON."""
-        base = self.base
-        for name, at in (("hand", "/player/hand"), ("pile", "/discard_pile")):
-            cards = getattr(self, name)
-            if cards is not None:
-                object.__setattr__(self, name, parse_all(cards, base + at))
-        object.__setattr__(self, "cards_from_pile", parse_all(self.cards_from_pile, base + "/turn/cards_from_pile"))
+        base, set_ = self.base, object.__setattr__
+        if self.hand is not None:
+            set_(self, "hand", parse_all(self.hand, base + "/player/hand"))
+        if self.pile is not None:
+            set_(self, "pile", parse_all(self.pile, base + "/discard_pile"))
+        if self.cards_from_pile:
+            set_(self, "cards_from_pile", parse_all(self.cards_from_pile, base + "/turn/cards_from_pile"))
         for name in ("team", "opponents"):
             side = getattr(self, name)
-            if side.melds is not None:
-                melds = tuple(parse_all(m, f"{base}/{name}/melds/{i}") for i, m in enumerate(side.melds))
-                if melds != side.melds or type(side.melds) is not tuple:
-                    object.__setattr__(self, name, replace(side, melds=melds))
+            if side.melds:
+                melds = parse_melds(side.melds, f"{base}/{name}/melds")
+                if melds is not side.melds:
+                    set_(self, name, replace(side, melds=melds))
 
     # --- facts a check needs -----------------------------------------------------------------
     def need(self, value, path: str):
