@@ -75,9 +75,10 @@ def card_list(value: Any, at: str, issues: list[Issue]) -> tuple[str, ...]:
         return tuple(out)
     out = []
     for i, code in enumerate(value):  # the slow path: 10/T, suit symbols, lower case, and faults
-        try:
-            out.append(card_codes.parse(code))
-        except card_codes.CardError:  # past MAX_ISSUES a fault is counted, not worded
+        card = card_codes.canonical(code)
+        if card is not None:
+            out.append(card)
+        else:  # past MAX_ISSUES a fault is counted, not worded
             issues.append(issue(f"{at}/{i}", "error.card_code", code=str(code)) if len(issues) < MAX_ISSUES
                           else COUNTED)
     return tuple(out)
@@ -88,11 +89,10 @@ def meld_list(value: Any, at: str, issues: list[Issue]) -> tuple[tuple[str, ...]
 
 
 def one_card(code: Any, at: str, issues: list[Issue]) -> str | None:
-    try:
-        return card_codes.parse(code)
-    except card_codes.CardError:
+    card = card_codes.canonical(code)
+    if card is None:
         issues.append(issue(at, "error.card_code", code=str(code)))
-        return None
+    return card
 
 
 def players(rules: Variant, value: Any, at: str, required: bool) -> int | None:

@@ -32,22 +32,29 @@ class CardError(ImpossibleInput, ValueError):
         self.code = code
 
 
-def parse(code: object, pointer: str = "") -> str:
-    """The canonical code for ``code`` (``"3h"`` is ``"3H"``, the three of hearts), or :class:`CardError`."""
+def canonical(code: object) -> str | None:
+    """The canonical code for ``code`` (``"3h"`` is ``"3H"``, the three of hearts), or None when it names no
+    card: for a parser that words its own fault (a body can hold thousands, so no exception each)."""
     if not isinstance(code, str):
-        raise CardError(code, pointer)
-    canonical = CANONICAL.get(code)
-    if canonical is not None:
-        return canonical
+        return None
+    known = CANONICAL.get(code)
+    if known is not None:
+        return known
     text = code.strip().upper()
     if text == JOKER:
         return JOKER
     if len(text) < 2:
-        raise CardError(code, pointer)
+        return None
     rank, suit = _RANK_ALIASES.get(text[:-1]), _SUIT_ALIASES.get(text[-1])
-    if rank is None or suit is None:
+    return None if rank is None or suit is None else rank + suit
+
+
+def parse(code: object, pointer: str = "") -> str:
+    """The canonical code for ``code`` (``"3h"`` is ``"3H"``, the three of hearts), or :class:`CardError`."""
+    known = canonical(code)
+    if known is None:
         raise CardError(code, pointer)
-    return rank + suit
+    return known
 
 
 def parse_all(codes, pointer: str = "") -> tuple[str, ...]:
