@@ -27,6 +27,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from adjudicator.input.payloads import adjudicate  # noqa: E402
 from adjudicator.rules.engine import rule  # noqa: E402
+from adjudicator.rules.table_check import check_table  # noqa: E402
 from adjudicator.model.errors import AdjudicatorError  # noqa: E402
 from adjudicator.input.parse import ruling_request  # noqa: E402
 from adjudicator.variants import load_all  # noqa: E402
@@ -69,7 +70,9 @@ def main() -> None:
     parsed = []
     for p in payloads:
         try:
-            parsed.append(ruling_request(p, variants))
+            asked = ruling_request(p, variants)
+            check_table(asked.rules, asked.situation, asked.action)  # rule() refuses these: time the rulings only
+            parsed.append(asked)
         except AdjudicatorError:
             pass
     run("rule", [lambda r=r: rule(r.situation, r.action, r.rules) for r in parsed], args.seconds)
