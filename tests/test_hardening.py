@@ -25,13 +25,15 @@ from pathlib import Path
 
 import pytest
 
-import web_api.phrases  # noqa: F401 -- the problem texts are catalogue texts
-from adjudicator.render import words
+from web_api.phrases import register_phrases
+from adjudicator.words.render import words
 from flask import Blueprint
 
 from web_api import create_app
 from web_api.problems import PROBLEM_BASE
 from web_api.security import API_CSP
+
+register_phrases()  # the web layer's texts are part of the catalogue, as in the app
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = "application/problem+json"

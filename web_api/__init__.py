@@ -46,6 +46,7 @@ from adjudicator.variants import load_all
 from . import (batch_api, caching, compare_api, compression, language, meta_api, options_api, page, rulings_api,
                scoring_api, security, variants_api)
 from .jsonio import OrjsonProvider
+from .phrases import register_phrases
 from .problems import register_error_handlers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +89,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions[variants_api.VARIANTS_KEY] = load_all(app.config["VARIANTS_DIR"])
     app.extensions[meta_api.OPENAPI_KEY] = OPENAPI_PATH.read_bytes()
 
+    register_phrases()  # the problem texts join the engine's catalogue
     register_error_handlers(app)
     compression.init_app(app)  # after_request hooks run in reverse order: compression last,
     caching.init_app(app)  # after the ETag of the uncompressed body, after the security headers

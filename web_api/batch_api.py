@@ -1,7 +1,7 @@
 """``POST /v1/adjudicate/batch`` and ``POST /v1/score/batch``: many requests in one body, one answer each.
 
 For apps that check every move of their games: ``{"requests": [...], "lang"?}``
-with up to :data:`adjudicator.shape.MAX_BATCH` items, each what the single endpoint takes. The
+with up to :data:`adjudicator.input.shape.MAX_BATCH` items, each what the single endpoint takes. The
 answer keeps their order: ``{"results": [{"ruling": ...} | {"score": ...} |
 {"problem": ...}]}``. One bad item is that item's problem (its pointers are
 into the item), never the whole batch's. A batch may be larger than a single
@@ -14,10 +14,10 @@ from typing import Any, Callable
 
 from flask import Blueprint, current_app, jsonify, request
 
-from adjudicator.engine import rule
-from adjudicator.errors import AdjudicatorError
-from adjudicator.parse import ruling_request, score_request
-from adjudicator.shape import check
+from adjudicator.rules.engine import rule
+from adjudicator.model.errors import AdjudicatorError
+from adjudicator.input.parse import ruling_request, score_request
+from adjudicator.input.shape import check
 from adjudicator.scoring import score
 
 from . import serialize

@@ -1,14 +1,15 @@
 """The web layer's own words: the titles and details of its problems, in English.
 
-They join the engine's catalogue (:func:`adjudicator.catalogue.register`), so one
-gettext round translates them with everything else, and
-:func:`adjudicator.render.words` renders them in the request's language.
+They join the engine's catalogue when the app starts (:func:`register_phrases`, called by
+``create_app``), so :func:`adjudicator.words.render.words` renders them in the request's
+language; ``babel.cfg`` names :data:`PHRASES` for the gettext round, which translates them
+with everything else.
 A problem's ``title`` is ``title.<type slug>``.
 """
 
 from __future__ import annotations
 
-from adjudicator.catalogue import register
+from adjudicator.words.catalogue import register
 
 PHRASES: dict[str, str] = {
     # titles, by problem type
@@ -52,4 +53,7 @@ PHRASES: dict[str, str] = {
     "kind.number": "a number",
 }
 
-register(PHRASES)
+
+def register_phrases() -> None:
+    """Add :data:`PHRASES` to the engine's catalogue (again: no change)."""
+    register(PHRASES)

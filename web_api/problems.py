@@ -34,12 +34,12 @@ from urllib.parse import quote
 from flask import Flask, Response, current_app, has_request_context, request
 from werkzeug.exceptions import ClientDisconnected, HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
-from adjudicator.catalogue import ENGLISH
-from adjudicator.errors import AdjudicatorError
-from adjudicator.messages import Message, msg
-from adjudicator.render import DEFAULT_LANGUAGE, render, words
+from adjudicator.words.catalogue import ENGLISH
+from adjudicator.model.errors import AdjudicatorError
+from adjudicator.model.messages import Message, msg
+from adjudicator.words.render import DEFAULT_LANGUAGE, render, words
 
-from . import jsonio, phrases  # noqa: F401 -- phrases: the titles and details below are catalogue texts
+from . import jsonio
 from .language import current_language, remember_body_language
 from .request_id import current_request_id
 from .serialize import problem_members
