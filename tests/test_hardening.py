@@ -627,14 +627,14 @@ def read_chunked(sock: socket.socket, headers: dict, rest: bytes) -> bytes:
 
 @pytest.fixture(scope="module")
 def one_worker_server(tmp_path_factory):
-    """One worker, `timeout` 3 s, batches with a 6 s deadline, answers to be taken within 1 s, 8 connections.
+    """One worker, `timeout` 3 s, batches with a 4 s deadline, answers to be taken within 1 s, 8 connections.
 
     The deadline is past the worker timeout on purpose: only the batch's turns keep the worker's
     heartbeat going.
     """
     srv = start_server(tmp_path_factory.mktemp("gunicorn-one") / "out.log", "-w", "1", "--timeout", "3",
                        "--worker-connections", "8",
-                       env={"CANASTA_BATCH_DEADLINE": "6", "CANASTA_ANSWER_WRITE_TIMEOUT": "1"})
+                       env={"CANASTA_BATCH_DEADLINE": "4", "CANASTA_ANSWER_WRITE_TIMEOUT": "1"})
     yield srv
     stop_server(srv)
 
@@ -655,7 +655,7 @@ def test_a_batch_past_its_deadline_is_answered_in_parts_while_the_worker_serves_
     from test_http_batch import heavy_item
     srv = one_worker_server
     workers = worker_pids(srv.proc.pid)
-    payload = {"requests": [heavy_item()] * 400}  # within the budget, more work than the 6 s deadline allows
+    payload = {"requests": [heavy_item()] * 300}  # within the budget, more work than the 4 s deadline allows
     finished: dict[str, float] = {}
     with socket.create_connection(("127.0.0.1", srv.port), timeout=60) as sock:
         sock.sendall(post_raw("/v1/adjudicate/batch", payload, "Connection: close\r\n"))
@@ -677,7 +677,7 @@ def test_a_batch_past_its_deadline_is_answered_in_parts_while_the_worker_serves_
     assert status == 200
     assert finished["healthz"] < finished["batch"]
     results = json.loads(body)["results"]
-    assert len(results) == 400
+    assert len(results) == 300
     done = [r for r in results if "ruling" in r]
     late = [r for r in results if "problem" in r]
     assert done and late and results[:len(done)] == done  # the finished ones first, in order
@@ -794,3 +794,20 @@ def test_every_translated_problem_says_its_language(client, method, path):
     assert "Accept-Language" in resp.headers["Vary"]
     english = client.open(path, method=method)
     assert english.headers["Content-Language"] == "en" and english.get_json()["detail"] != resp.get_json()["detail"]
+
+
+def test_work_for_a_client_that_has_gone_stops(one_worker_server):
+    """The client sends a long batch and hangs up: the worker stops at its next write, not at the deadline."""
+    from test_http_batch import heavy_item
+    srv = one_worker_server
+    before = srv.log_text().count('"POST /v1/adjudicate/batch')
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as sock:
+        sock.sendall(post_raw("/v1/adjudicate/batch", {"requests": [heavy_item()] * 300}))
+        sock.recv(1)  # the first piece of the answer is on its way: the work has begun
+    deadline = time.monotonic() + 60
+    while srv.log_text().count('"POST /v1/adjudicate/batch') == before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    stopped = re.findall(r"batch stopped after item (\d+) of 300", srv.log_text())
+    assert stopped and int(stopped[-1]) < 50, stopped  # within a few pieces of the answer (about 160 KB an item)
+    assert timed_get(srv.port, "/healthz")[0] == 200
+    assert_no_trace(srv)

@@ -14,7 +14,7 @@ Bounded by design (issue 24): a batch can neither outlive its worker nor fill it
   points its variant leaves open that the item can touch (a ruling that hangs on an open point
   is made again under each reading: up to 1 + 2 x 2 x 2 runs). A batch whose estimate is over
   ``BATCH_BUDGET`` units (env ``CANASTA_BATCH_BUDGET``, default :data:`DEFAULT_BATCH_BUDGET`,
-  about 12 s of work on a 2-core machine) is refused with a 413 ``batch-over-budget`` problem
+  about 9 s of the heaviest work on a quiet 2-core machine: half the deadline, for a busy one) is refused with a 413 ``batch-over-budget`` problem
   that gives the estimate, the budget and ``max_items``: how many items like these fit in one
   batch. Split the list into batches of at most that many.
 * **A deadline for the work in progress.** Items are worked out until ``BATCH_DEADLINE``
@@ -59,7 +59,7 @@ from .problems import ApiProblem, json_body, problem_type
 from .variants_api import loaded_variants
 
 DEFAULT_BATCH_MAX_CONTENT_LENGTH = 4 * 1024 * 1024
-DEFAULT_BATCH_BUDGET = 130_000  # cost units (below); about 12 s of the heaviest rulings on a 2-core machine
+DEFAULT_BATCH_BUDGET = 100_000  # cost units (below); about 9 s of the heaviest rulings on a quiet 2-core machine
 DEFAULT_BATCH_DEADLINE = 20.0  # seconds after the request began; gunicorn's timeout is 30
 PIECE = 64 * 1024  # bytes of results gathered before they are written
 TURN_SECONDS = 0.02  # work between two turns of the worker's other connections
@@ -174,33 +174,42 @@ def _check_budget(items: list, cost: Callable[[Any, dict], int], variants: dict)
 
 
 def _results(items: list, answer: Callable[[Any, dict, str], dict], variants: dict, lang: str, deadline: float,
-             not_done: bytes) -> Iterator[bytes]:
-    """``{"results": [...]}`` in pieces of about :data:`PIECE` bytes, each item worked out as it is reached."""
+             not_done: bytes, logger) -> Iterator[bytes]:
+    """``{"results": [...]}`` in pieces of about :data:`PIECE` bytes, each item worked out as it is reached.
+
+    The server closes the generator when a piece cannot be written (the client has gone, or does
+    not read): the items not reached are then never worked out.
+    """
     piece = [b'{"results":[']
     size = 0
     turn = time.monotonic() + TURN_SECONDS
     late = False
-    for index, item in enumerate(items):
-        now = time.monotonic()
-        if index and not late and now > deadline:
-            late = True
-        if late:
-            result = not_done
-        else:
-            try:
-                result = jsonio.dumps(answer(item, variants, lang))
-            except AdjudicatorError as e:
-                result = jsonio.dumps({"problem": serialize.item_problem(e, lang, problem_type)})
-        if index:
-            piece.append(b",")
-        piece.append(result)
-        size += len(result)
-        if size >= PIECE:
-            yield b"".join(piece)
-            piece, size = [], 0
-        if not late and time.monotonic() >= turn:
-            time.sleep(_TURN_PAUSE)  # the worker's other connections and its heartbeat run meanwhile
-            turn = time.monotonic() + TURN_SECONDS
+    index = 0
+    try:
+        for index, item in enumerate(items):
+            if index and not late and time.monotonic() > deadline:
+                late = True
+            if late:
+                result = not_done
+            else:
+                try:
+                    result = jsonio.dumps(answer(item, variants, lang))
+                except AdjudicatorError as e:
+                    result = jsonio.dumps({"problem": serialize.item_problem(e, lang, problem_type)})
+            if index:
+                piece.append(b",")
+            piece.append(result)
+            size += len(result)
+            if size >= PIECE:
+                yield b"".join(piece)
+                piece, size = [], 0
+            if not late and time.monotonic() >= turn:
+                time.sleep(_TURN_PAUSE)  # the worker's other connections and its heartbeat run meanwhile
+                turn = time.monotonic() + TURN_SECONDS
+    except GeneratorExit:
+        logger.warning("batch stopped after item %d of %d: the client is gone or does not read", index + 1,
+                       len(items))
+        raise
     piece.append(b"]}")
     yield b"".join(piece)
 
@@ -209,7 +218,7 @@ def _not_done(lang: str, seconds: float) -> bytes:
     detail = render(msg("detail.batch_deadline", seconds=math.ceil(seconds)), lang)
     title = render(msg("title.batch-deadline"), lang)
     return jsonio.dumps({"problem": {"type": problem_type("batch-deadline"), "title": title, "status": 503,
-                                     "detail": detail}})
+                                     "detail": detail, "errors": [{"pointer": "", "detail": detail}]}})
 
 
 def _batch(answer: Callable[[Any, dict, str], dict], cost: Callable[[Any, dict], int]) -> Response:
@@ -219,7 +228,8 @@ def _batch(answer: Callable[[Any, dict, str], dict], cost: Callable[[Any, dict],
     _check_budget(items, cost, variants)
     lang = current_language()
     seconds = current_app.config["BATCH_DEADLINE"]
-    stream = _results(items, answer, variants, lang, started + seconds, _not_done(lang, seconds))
+    stream = _results(items, answer, variants, lang, started + seconds, _not_done(lang, seconds),
+                      current_app.logger)
     return Response(stream, mimetype="application/json")
 
 
