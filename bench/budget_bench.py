@@ -28,6 +28,7 @@ import argparse
 import datetime as dt
 import http.client
 import json
+import os
 import re
 import socket
 import sys
@@ -297,10 +298,13 @@ def main(argv: list[str] | None = None) -> int:
         same_workers = set(start_rss) == worker_pids(server.proc.pid)
 
     limit = memory_limit_mib()
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     lines = [f"## Budgets under heavy requests ({dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC)", "",
              "- Command: `python bench/budget_bench.py --write BENCHMARKS.md`",
              f"- Server: `{' '.join(server.cmd[1:])}` (production configuration: 2 gevent workers)",
-             f"- Machine: {machine()}; the client runs on the same machine", "",
+             f"- Machine: {machine()}; the client runs on the same machine; load average at the end "
+             f"{load} (other programs share the machine: latencies and rulings done by the deadline depend on "
+             f"it, the sizes and memory figures hardly)", "",
              "| workload | body | status | worst latency | answer | rulings done / not done | "
              "worker RSS peak | worst `/healthz` meanwhile |",
              "|---|---:|---|---:|---:|---:|---:|---:|"]

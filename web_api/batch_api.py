@@ -70,7 +70,7 @@ BASE_UNITS = 2  # reading the item, the checks every ruling makes, its words
 CARDS_PER_UNIT = 3  # cards laid in melds (the table's and the action's)
 HAND_CARDS_PER_UNIT = 12  # cards held
 MAX_OPEN_POINTS = 3  # adjudicator.readings.MAX_POINTS: the open points tried together
-ROUNDS_PER_UNIT = 1  # a game's rounds (score)
+UNITS_PER_ROUND = 3  # a round of a game (score): its lines, citations and words, about 5 KB of answer
 
 bp = Blueprint("batch", __name__, url_prefix="/v1")
 
@@ -154,7 +154,7 @@ def score_cost(item: Any, variants: dict[str, Variant]) -> int:
     for one in rounds:
         for team in (_get(one, "teams") if isinstance(_get(one, "teams"), list) else []):
             cards += _cards(_get(team, "melds")) + _cards(_get(team, "hand"))
-    return BASE_UNITS + len(rounds) // ROUNDS_PER_UNIT + cards // CARDS_PER_UNIT
+    return BASE_UNITS + len(rounds) * UNITS_PER_ROUND + cards // CARDS_PER_UNIT
 
 
 def _check_budget(items: list, cost: Callable[[Any, dict], int], variants: dict) -> None:
