@@ -203,7 +203,8 @@ def house_rules(i: int) -> dict:
 
 def options_body(i: int) -> bytes:
     return dumps({"variant": "sv-classic", "house_rules": house_rules(i),
-                  "situation": {"players": 4, "first_round": False, "stock_count": 30, "discard_pile": ["6C", "8D", "9D"],
+                  "situation": {"players": 4, "first_round": False, "stock_count": 30,
+                                "discard_pile": ["6C", "8D", "9D"],
                                 "team": {"score": 1000, "melds": [["KH", "KS", "KD"]], "red_threes": 0},
                                 "opponents": {"score": 0, "melds": [], "red_threes": 0},
                                 "player": {"hand": HAND_15, "has_melded": True}, "turn": {"drew": "stock"}}})

@@ -770,7 +770,8 @@ def test_a_stop_serves_the_connections_waiting_in_the_backlog(tmp_path):
 
 
 def test_a_duplicate_member_name_is_a_400_pointing_at_it(client):
-    body = b'{"variant": "sv-classic", "situation": {"player": {"hand": ["9H"], "hand": ["KS"]}}, "action": {"type": "draw"}}'
+    body = (b'{"variant": "sv-classic", "situation": {"player": {"hand": ["9H"], "hand": ["KS"]}}, '
+            b'"action": {"type": "draw"}}')
     resp = client.post("/v1/adjudicate", data=body, content_type="application/json")
     assert resp.status_code == 400 and resp.mimetype == PROBLEM
     problem = resp.get_json()

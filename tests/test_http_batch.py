@@ -184,3 +184,22 @@ def test_budget_and_deadline_are_set_by_the_environment(monkeypatch):
     monkeypatch.setenv("CANASTA_BATCH_BUDGET", "lots")
     with pytest.raises(ValueError, match="CANASTA_BATCH_BUDGET"):
         create_app({"TESTING": True})
+
+
+def test_an_item_that_fails_inside_a_streamed_answer_is_that_items_500(monkeypatch, client):
+    """The answer has begun when an item fails: the item gets a 500 problem, the others their answers."""
+    from web_api import batch_api
+    real = batch_api.rule
+    calls = []
+
+    def flaky(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("boom")
+        return real(*args)
+
+    monkeypatch.setattr(batch_api, "rule", flaky)
+    results = client.post("/v1/adjudicate/batch", json={"requests": [GOOD, GOOD, GOOD]}).get_json()["results"]
+    assert "ruling" in results[0] and "ruling" in results[2]
+    problem = results[1]["problem"]
+    assert problem["status"] == 500 and problem["type"].endswith("/internal-error") and "boom" not in str(problem)

@@ -14,9 +14,9 @@ Bounded by design (issue 24): a batch can neither outlive its worker nor fill it
   points its variant leaves open that the item can touch (a ruling that hangs on an open point
   is made again under each reading: up to 1 + 2 x 2 x 2 runs). A batch whose estimate is over
   ``BATCH_BUDGET`` units (env ``CANASTA_BATCH_BUDGET``, default :data:`DEFAULT_BATCH_BUDGET`,
-  about 9 s of the heaviest work on a quiet 2-core machine: half the deadline, for a busy one) is refused with a 413 ``batch-over-budget`` problem
-  that gives the estimate, the budget and ``max_items``: how many items like these fit in one
-  batch. Split the list into batches of at most that many.
+  about 9 s of the heaviest work on a quiet 2-core machine: half the deadline, for a busy one)
+  is refused with a 413 ``batch-over-budget`` problem that gives the estimate, the budget and
+  ``max_items``: how many items like these fit in one batch. Split the list into batches of at most that many.
 * **A deadline for the work in progress.** Items are worked out until ``BATCH_DEADLINE``
   seconds after the request began (env ``CANASTA_BATCH_DEADLINE``, default
   :data:`DEFAULT_BATCH_DEADLINE`, below gunicorn's ``timeout`` of 30 s); every item after that
@@ -45,8 +45,9 @@ from flask import Blueprint, Response, current_app, request
 
 from adjudicator.engine import rule
 from adjudicator.errors import AdjudicatorError
-from adjudicator.messages import msg
+from adjudicator.messages import Message, msg
 from adjudicator.parse import ruling_request, score_request
+from adjudicator.readings import MAX_POINTS as MAX_OPEN_POINTS  # the open points tried together
 from adjudicator.readings import readings_for
 from adjudicator.render import render
 from adjudicator.shape import check
@@ -69,7 +70,6 @@ _TURN_PAUSE = 0.0005  # the turn: time.sleep, which gunicorn's gevent worker mak
 BASE_UNITS = 2  # reading the item, the checks every ruling makes, its words
 CARDS_PER_UNIT = 3  # cards laid in melds (the table's and the action's)
 HAND_CARDS_PER_UNIT = 12  # cards held
-MAX_OPEN_POINTS = 3  # adjudicator.readings.MAX_POINTS: the open points tried together
 UNITS_PER_ROUND = 3  # a round of a game (score): its lines, citations and words, about 5 KB of answer
 
 bp = Blueprint("batch", __name__, url_prefix="/v1")
@@ -174,7 +174,7 @@ def _check_budget(items: list, cost: Callable[[Any, dict], int], variants: dict)
 
 
 def _results(items: list, answer: Callable[[Any, dict, str], dict], variants: dict, lang: str, deadline: float,
-             not_done: bytes, logger) -> Iterator[bytes]:
+             not_done: bytes, internal: bytes, logger) -> Iterator[bytes]:
     """``{"results": [...]}`` in pieces of about :data:`PIECE` bytes, each item worked out as it is reached.
 
     The server closes the generator when a piece cannot be written (the client has gone, or does
@@ -196,6 +196,9 @@ def _results(items: list, answer: Callable[[Any, dict, str], dict], variants: di
                     result = jsonio.dumps(answer(item, variants, lang))
                 except AdjudicatorError as e:
                     result = jsonio.dumps({"problem": serialize.item_problem(e, lang, problem_type)})
+                except Exception:  # noqa: BLE001 -- the answer has begun: a failed item is that item's 500
+                    logger.exception("batch item %d failed", index)
+                    result = internal
             if index:
                 piece.append(b",")
             piece.append(result)
@@ -214,11 +217,12 @@ def _results(items: list, answer: Callable[[Any, dict, str], dict], variants: di
     yield b"".join(piece)
 
 
-def _not_done(lang: str, seconds: float) -> bytes:
-    detail = render(msg("detail.batch_deadline", seconds=math.ceil(seconds)), lang)
-    title = render(msg("title.batch-deadline"), lang)
-    return jsonio.dumps({"problem": {"type": problem_type("batch-deadline"), "title": title, "status": 503,
-                                     "detail": detail, "errors": [{"pointer": "", "detail": detail}]}})
+def _item_problem(slug: str, status: int, message: Message, lang: str) -> bytes:
+    """An item's own problem, worded once for the whole batch."""
+    detail = render(message, lang)
+    return jsonio.dumps({"problem": {"type": problem_type(slug), "title": render(msg(f"title.{slug}"), lang),
+                                     "status": status, "detail": detail,
+                                     "errors": [{"pointer": "", "detail": detail}]}})
 
 
 def _batch(answer: Callable[[Any, dict, str], dict], cost: Callable[[Any, dict], int]) -> Response:
@@ -228,8 +232,9 @@ def _batch(answer: Callable[[Any, dict, str], dict], cost: Callable[[Any, dict],
     _check_budget(items, cost, variants)
     lang = current_language()
     seconds = current_app.config["BATCH_DEADLINE"]
-    stream = _results(items, answer, variants, lang, started + seconds, _not_done(lang, seconds),
-                      current_app.logger)
+    late = _item_problem("batch-deadline", 503, msg("detail.batch_deadline", seconds=math.ceil(seconds)), lang)
+    failed = _item_problem("internal-error", 500, msg("detail.internal"), lang)
+    stream = _results(items, answer, variants, lang, started + seconds, late, failed, current_app.logger)
     return Response(stream, mimetype="application/json")
 
 
