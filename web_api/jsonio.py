@@ -47,7 +47,7 @@ def loads(data: bytes | str) -> Any:
 
 def _members(value: Any) -> int:
     """Members of every object in ``value``."""
-    count, stack = 0, [value]
+    count, stack = 0, [value] if type(value) in (dict, list) else []
     while stack:
         node = stack.pop()
         if type(node) is dict:
