@@ -163,7 +163,7 @@ def _check_budget(items: list, cost: Callable[[Any, dict], int], variants: dict)
     if total <= budget:
         return
     max_items = max(1, budget * len(items) // total)
-    detail = msg("detail.batch_budget", count=len(items), items=max_items)
+    detail = msg("detail.batch_budget", items=max_items)
     raise ApiProblem(413, "Batch over budget", detail, type="batch-over-budget",
                      errors=[{"pointer": "/requests", "detail": detail}], cost=total, budget=budget,
                      max_items=max_items)

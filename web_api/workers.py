@@ -2,7 +2,7 @@
 
 :class:`ProblemGeventWorker` is gunicorn's gevent worker (one process per core; inside a
 process every connection is a greenlet, so a slow client costs a greenlet and a socket, not
-the process) with four additions:
+the process) with these additions:
 
 * **Problems for the errors gunicorn answers itself.** A request gunicorn refuses before the
   app sees it -- a request line or header section that is malformed or too long (400, 414,
@@ -48,10 +48,10 @@ from datetime import datetime
 from types import SimpleNamespace
 
 import gevent
+from gevent.server import StreamServer
 from gunicorn import util
 from gunicorn.http import errors as gerrors
 from gunicorn.http.wsgi import default_environ
-from gevent.server import StreamServer
 from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -254,7 +254,7 @@ def _refuse(client, request_id: str) -> None:
 
 
 class ProblemGeventWorker(GeventWorker):
-    """gunicorn's gevent worker; errors it answers itself are problems; request bodies have a deadline."""
+    """gunicorn's gevent worker; its own errors are problems; bodies and answers have deadlines; connections a cap."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
