@@ -31,6 +31,8 @@ when a key is not given):
 * ``CORS_ALLOWED_ORIGINS`` -- exact origins allowed to call the JSON API from a browser,
   a comma-separated string or a list (env ``CORS_ALLOWED_ORIGINS``; default: none).
 * ``VARIANTS_DIR`` -- folder of variant files (env ``CANASTA_VARIANTS_DIR``).
+* ``BATCH_BUDGET``, ``BATCH_DEADLINE`` -- a batch's budget of work in cost units and its deadline in
+  seconds (env ``CANASTA_BATCH_BUDGET``, ``CANASTA_BATCH_DEADLINE``): :mod:`web_api.batch_api`.
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ DEFAULT_MAX_CONTENT_LENGTH = 256 * 1024
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": DEFAULT_MAX_CONTENT_LENGTH,  # bigger request bodies get a 413 problem
     "BATCH_MAX_CONTENT_LENGTH": batch_api.DEFAULT_BATCH_MAX_CONTENT_LENGTH,  # the same for /v1/*/batch
+    "BATCH_BUDGET": batch_api.DEFAULT_BATCH_BUDGET,  # a batch's estimated work, in cost units
+    "BATCH_DEADLINE": batch_api.DEFAULT_BATCH_DEADLINE,  # seconds a batch may work; the rest is "not done"
     "CORS_ALLOWED_ORIGINS": "",  # no cross-origin access
     "VARIANTS_DIR": None,  # None: CANASTA_VARIANTS_DIR or the repository's variants/
 }
@@ -65,13 +69,22 @@ DEFAULTS: dict[str, Any] = {
 def _from_environment() -> dict[str, Any]:
     """Settings given by environment variables (``ValueError`` when one is malformed)."""
     settings: dict[str, Any] = {}
-    for key in ("MAX_CONTENT_LENGTH", "BATCH_MAX_CONTENT_LENGTH"):
+    for key in ("MAX_CONTENT_LENGTH", "BATCH_MAX_CONTENT_LENGTH", "BATCH_BUDGET"):
         name = f"CANASTA_{key}"
         raw_limit = os.environ.get(name, "").strip()
         if raw_limit:
             if not raw_limit.isdigit() or int(raw_limit) <= 0:
-                raise ValueError(f"{name} must be a positive number of bytes, not {raw_limit!r}")
+                unit = "bytes" if key.endswith("LENGTH") else "cost units"
+                raise ValueError(f"{name} must be a positive number of {unit}, not {raw_limit!r}")
             settings[key] = int(raw_limit)
+    raw_deadline = os.environ.get("CANASTA_BATCH_DEADLINE", "").strip()
+    if raw_deadline:
+        try:
+            settings["BATCH_DEADLINE"] = float(raw_deadline)
+        except ValueError:
+            settings["BATCH_DEADLINE"] = -1.0
+        if not 0 < settings["BATCH_DEADLINE"] < float("inf"):
+            raise ValueError(f"CANASTA_BATCH_DEADLINE must be a positive number of seconds, not {raw_deadline!r}")
     if "CORS_ALLOWED_ORIGINS" in os.environ:
         settings["CORS_ALLOWED_ORIGINS"] = os.environ["CORS_ALLOWED_ORIGINS"]
     return settings

@@ -51,6 +51,14 @@ PHRASES: dict[str, str] = {
     "detail.internal": "The server failed to handle this request; the error has been logged.",
     "kind.array": "an array", "kind.string": "a string", "kind.boolean": "a boolean", "kind.null": "an empty value",
     "kind.number": "a number",
+    # budgets (issue 24)
+    "title.batch-over-budget": "The batch is more work than one request may be",
+    "title.batch-deadline": "Not worked out in time",
+    "detail.batch_budget": "The requests of this batch are more work than one batch may hold; send them in "
+                           "batches of at most {items} requests like these.",
+    "detail.batch_deadline": "This request was not worked out: the batch used up its {seconds} seconds. "
+                             "Send it again in another batch.",
+    "detail.duplicate_key": "An object names the same member twice; name each member once.",
 }
 
 

@@ -10,7 +10,7 @@ made per reading of the points the search depends on (whether twos are wild,
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
 from ..model.cards import JOKER, RANKS, is_black_three, is_red_three, rank
@@ -24,7 +24,12 @@ from ..variants import Variant
 COMPOSITION = ("meld.min_cards", "meld.min_naturals", "meld.max_wilds", "meld.natural_majority",
                "meld.naturals_per_wild", "meld.wild_only_allowed", "wild.jokers", "wild.twos")
 _SUBJECT = msg("subject.this_meld")
-_FITS: dict[tuple, bool] = {}  # (composition values, n, w) -> passes; the same for every request
+# (composition values, n, w) -> passes. House rules set the composition values, so the keys are the
+# requests' to choose (about 86,000 combinations exist): a least-recently-used cache of at most
+# FITS_CACHE_SIZE entries (about 0.5 MB). The shipped variants and their readings need about 400;
+# one new house-rule combination adds 100-700 (issue 24).
+FITS_CACHE_SIZE = 4096
+_FITS: OrderedDict[tuple, bool] = OrderedDict()
 
 
 def known(rules: Variant, name: str, default=None):
@@ -54,6 +59,10 @@ class Shape:
             judge = Judge(self.rules)
             check_meld(judge, ["5S"] * n + [self.wild_card or JOKER] * w, _SUBJECT)
             hit = _FITS[key] = all(f.passed is not False for f in judge.findings)
+            if len(_FITS) > FITS_CACHE_SIZE:
+                _FITS.popitem(last=False)  # the least recently used
+        else:
+            _FITS.move_to_end(key)
         return hit
 
     def wild_range(self, n: int, have: int) -> range | None:
