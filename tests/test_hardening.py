@@ -824,7 +824,7 @@ def test_the_meld_fit_cache_stays_within_its_size_under_a_stream_of_house_rules(
     """Distinct house-rule meld settings, more than the cache holds: it keeps its size, and the answers stay right."""
     from collections import OrderedDict
 
-    from adjudicator import options_hand
+    from adjudicator.options import hand as options_hand
     monkeypatch.setattr(options_hand, "FITS_CACHE_SIZE", 40)
     monkeypatch.setattr(options_hand, "_FITS", OrderedDict())
     situation = {"players": 4, "first_round": False, "stock_count": 30, "discard_pile": ["6C", "8D", "9D"],
