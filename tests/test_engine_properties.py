@@ -7,7 +7,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.cards import RANKS, SUITS
+from adjudicator.model.cards import RANKS, SUITS
 from engine_json import InputError, adjudicate
 from adjudicator.variants import load_all
 

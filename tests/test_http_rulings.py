@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from engine_json import adjudicate
-from adjudicator.messages import msg
-from adjudicator.render import render
-from adjudicator.rules import RULES
+from adjudicator.model.messages import msg
+from adjudicator.words.render import render
+from adjudicator.model.rule_ids import RULES
 from adjudicator.variants import load_all
 from problems import PROBLEM, PROBLEM_BASE, assert_problem, pointers  # noqa: F401
 

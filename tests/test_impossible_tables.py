@@ -1,7 +1,7 @@
 """Tables that cannot happen under a variant are refused on every path, each with the sentence that rules it out.
 
 One test per kind of impossibility, run under every variant: the limit is worked out here from the
-variant's own parameters (as :mod:`adjudicator.possible` does), so the expectation follows the text, and
+variant's own parameters (as :mod:`adjudicator.rules.possible` does), so the expectation follows the text, and
 where the text leaves the limit open the table is not refused. Every path is tried: the library's
 ``rule()`` and ``legal_moves()`` on typed situations, ``/v1/adjudicate``, ``/v1/options``,
 ``/v1/compare``, ``/v1/adjudicate/batch`` and, for what a scored round shows, ``/v1/score``.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator import Action, ImpossibleInput, apply_house_rules, legal_moves, rule
-from adjudicator.parse import situation as parse_situation
+from adjudicator.input.parse import situation as parse_situation
 from adjudicator.variants import load_all
 from ruling_cases import SHIPPED, base
 

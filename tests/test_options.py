@@ -40,15 +40,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.actions import Action, Add
-from adjudicator.cards import RANKS, SUITS, is_red_three
-from adjudicator.engine import rule
-from adjudicator.findings import ILLEGAL, LEGAL, UNDETERMINED
-from adjudicator.melds import sure_rank
-from adjudicator.options import AFTER_DRAW, BEFORE_DRAW, legal_moves
-from adjudicator.options_body import action_body
-from adjudicator.parse import action as parse_action, options_request, ruling_request
-from adjudicator.situation import NOT_GIVEN
+from adjudicator.model.actions import Action, Add
+from adjudicator.model.cards import RANKS, SUITS, is_red_three
+from adjudicator.rules.engine import rule
+from adjudicator.model.findings import ILLEGAL, LEGAL, UNDETERMINED
+from adjudicator.rules.melds import sure_rank
+from adjudicator.options.listing import AFTER_DRAW, BEFORE_DRAW, legal_moves
+from adjudicator.options.body import action_body
+from adjudicator.input.parse import action as parse_action, options_request, ruling_request
+from adjudicator.model.situation import NOT_GIVEN, Side, Situation
 from adjudicator.variants import load_all
 
 VARIANTS = load_all()
@@ -631,3 +631,28 @@ def test_an_opening_that_hangs_on_the_figure_below_zero():
     assert nines.action.melds == (("9H", "9S", "9S"),) and nines.verdict == UNDETERMINED
     assert "opening.negative" in nines.ruling.not_stated
     assert {r.verdict for r in nines.ruling.readings} == {LEGAL, ILLEGAL}
+
+
+# --- one opening requirement: what the listing reports is what the search plans for ---------------
+
+@pytest.mark.parametrize("vid", sorted(VARIANTS))
+def test_the_listing_and_the_search_agree_on_the_opening_requirement(vid):
+    """Every variant, scores across every band (and none given), melds none, given empty or laid: the listing's
+    ``requirement`` and the search's target are one answer; with no score or no melds given it is None (no
+    guess), where the search used to plan for a score of 0 or for a team that has not opened."""
+    from adjudicator.options.hand import view
+    from adjudicator.options.needs import opening_requirement
+    rules = VARIANTS[vid]
+    hand = ("9H", "9S", "9D", "KH", "KS", "JK", "5C", "5D", "5S")
+    seen = []
+    # the laid meld is a canasta: a team on 6,000 or more in da-ludo cannot have melds without one
+    canasta = ("QH", "QS", "QD", "QC", "QH", "QS", "QD")
+    for score, melds in product((None, -150, 0, 1600, 3200, 6200), (None, (), (canasta,))):
+        situation = Situation(players=4, hand=hand, drew="stock", team=Side(score=score, melds=melds))
+        listed = legal_moves(situation, rules).requirement
+        planned = opening_requirement(view(situation, rules, True), situation)
+        assert listed == planned, (score, melds)
+        if score is None or melds != ():
+            assert listed is None, (score, melds)
+        seen.append(listed)
+    assert any(r is not None for r in seen)  # the grid does reach the bands

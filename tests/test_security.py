@@ -35,8 +35,8 @@ from web_api import DEFAULT_MAX_CONTENT_LENGTH, create_app
 from web_api.problems import PROBLEM_BASE
 from web_api.request_id import MAX_LENGTH
 from adjudicator.variants import load_all
-from adjudicator.render import words
-from adjudicator.shape import MAX_ROUNDS
+from adjudicator.words.render import words
+from adjudicator.input.shape import MAX_ROUNDS
 
 MAX_CARDS = max(v.deck_size for v in load_all().values())  # the largest loaded deck caps every card list
 from web_api.security import API_CSP, PAGE_CSP, parse_origins

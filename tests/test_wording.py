@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator import errors as engine_errors
-from adjudicator.catalogue import ENGLISH
-from adjudicator.engine import adjudicate
-from adjudicator.messages import Cards, Rank, msg
-from adjudicator.render import render, text
+from adjudicator.model import errors as engine_errors
+from adjudicator.words.catalogue import ENGLISH
+from adjudicator.input.payloads import adjudicate
+from adjudicator.model.messages import Cards, Rank, msg
+from adjudicator.words.render import render, text
 from adjudicator.variants import load_all
 from ruling_table import HOUSE_RULES, ROWS
 from web_api import serialize
@@ -113,7 +113,7 @@ NOT_ASSESSED = re.compile(r"\bprøvd\b|\bprøvet\b|\bprövat\b", re.I)
 @pytest.mark.parametrize("lang", NORDIC)
 def test_not_checked_is_not_assessed(lang):
     """"ikke prøvd" (not tried) is not what a referee says of a check it did not weigh."""
-    po = (ROOT / "adjudicator" / "locale" / lang / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
+    po = (ROOT / "adjudicator" / "words" / "locale" / lang / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
     page = (ROOT / "web" / "i18n" / f"{lang}.js").read_text(encoding="utf-8")
     strings = [line for line in po.splitlines() if line.startswith("msgstr")]
     assert not [s for s in strings if NOT_ASSESSED.search(s)]
@@ -122,7 +122,7 @@ def test_not_checked_is_not_assessed(lang):
 
 def test_danish_top_card_has_its_article():
     """"Vælg det øverste kort", never "Vælg øverste kort"."""
-    po = (ROOT / "adjudicator" / "locale" / "da" / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
+    po = (ROOT / "adjudicator" / "words" / "locale" / "da" / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
     page = (ROOT / "web" / "i18n" / "da.js").read_text(encoding="utf-8")
     bare = re.compile(r"(?<!det )(?<!bunkens )(?<!Det )(?<!intet )\bøverste kort")
     assert not [line for line in po.splitlines() if line.startswith("msgstr") and bare.search(line)]
@@ -160,8 +160,8 @@ def test_court_cards_carry_the_letters_of_the_language(lang, queen, jack):
 def test_a_comparison_says_the_deciding_difference_first():
     """"Why they differ" opens with a rule whose own parameters differ, never with one that is the same
     everywhere ("These rules are the same in every variant ...")."""
-    from adjudicator.compare import compare
-    from adjudicator.parse import compare_request
+    from adjudicator.compare.comparison import compare
+    from adjudicator.input.parse import compare_request
 
     seen = 0
     for name, situation, action, _, _ in ROWS:

@@ -1,8 +1,8 @@
 """``POST /v1/options``: what may I do? Every move open to the player in one situation, each with its ruling.
 
 The body is ``{variant, situation, house_rules?, lang?}`` -- what ``/v1/adjudicate``
-takes, without the action. :mod:`adjudicator.parse` checks it and
-:func:`adjudicator.options.legal_moves` lists the options; each carries the
+takes, without the action. :mod:`adjudicator.input.parse` checks it and
+:func:`adjudicator.options.listing.legal_moves` lists the options; each carries the
 ``action`` to send to ``/v1/adjudicate`` and the ruling the engine gives it.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.options import legal_moves
-from adjudicator.parse import options_request
+from adjudicator.options.listing import legal_moves
+from adjudicator.input.parse import options_request
 
 from . import serialize
 from .language import current_language

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..errors import ImpossibleInput, RuleNotStated, issue
-from ..messages import Items, msg
-from ..opening import requirement
-from ..parse import ScoreRequest, TeamRound
+from ..model.errors import ImpossibleInput, RuleNotStated, issue
+from ..model.messages import Items, msg
+from ..rules.opening import requirement
+from ..model.requests import ScoreRequest, TeamRound
 from ..variants import Variant
 from .legality import check_round
 from .lines import score_teams

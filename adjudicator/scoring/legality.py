@@ -1,24 +1,24 @@
 """Whether a scored round's tables could have happened under the variant.
 
 A score means nothing for a table the rules forbid, so each team's melds go
-through the same meld checks as a ruling (:func:`adjudicator.melds.check_meld`),
+through the same meld checks as a ruling (:func:`adjudicator.rules.melds.check_meld`),
 and the round through the checks only a finished round has: red threes never
 in hand, one meld per rank, the canastas a team needed to go out, the canasta
 an opening needed in a high band. A failed check is an
-:class:`~adjudicator.errors.ImpossibleInput` quoting the rule; a check the text
-leaves open is a :class:`~adjudicator.errors.RuleNotStated`.
+:class:`~adjudicator.model.errors.ImpossibleInput` quoting the rule; a check the text
+leaves open is a :class:`~adjudicator.model.errors.RuleNotStated`.
 """
 
 from __future__ import annotations
 
-from ..cards import is_red_three
-from ..errors import ImpossibleInput, Issue, issue
-from ..judge import Judge, wild_param
-from ..melds import canastas, check_meld, natural_rank
-from ..messages import Cards, Message, Rank, msg
-from ..opening import requirement
-from ..parse import TeamRound
-from ..possible import band_canasta, rule_failed
+from ..model.cards import is_red_three
+from ..model.errors import ImpossibleInput, Issue, issue
+from ..rules.judge import Judge, wild_param
+from ..rules.melds import canastas, check_meld, natural_rank
+from ..model.messages import Cards, Message, Rank, msg
+from ..rules.opening import requirement
+from ..model.requests import TeamRound
+from ..rules.possible import band_canasta, rule_failed
 from .reader import Reader
 
 

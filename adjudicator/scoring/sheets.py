@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..findings import HouseRuleUsed, Interpretation
-from ..messages import Message
-from ..variants import Citation
+from ..model.findings import HouseRuleUsed, Interpretation
+from ..model.messages import Message
+from ..model.citations import Citation
 
 
 @dataclass(frozen=True, slots=True)
