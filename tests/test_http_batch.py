@@ -73,7 +73,8 @@ def test_the_batch_cap_is_set_by_the_environment(monkeypatch):
 # the answer is written in pieces.
 
 def heavy_item(variant: str = "da-ludo", twos: bool = True) -> dict:
-    """The issue's item: going out with 26 three-card melds, twos among them (open in da-ludo)."""
+    """The issue's item: going out with 26 three-card melds, twos among them (open in da-ludo); a stock of 20
+    leaves room for the 81 cards the table shows, so the table can happen."""
     ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4"]
     melds = []
     for i in range(26):
@@ -86,7 +87,7 @@ def heavy_item(variant: str = "da-ludo", twos: bool = True) -> dict:
             melds.append([r + s for s in (("H", "S", "D"), ("C", "H", "S"))[k]])
     hand = [card for meld in melds for card in meld]
     return {"variant": variant,
-            "situation": {"players": 4, "first_round": False, "stock_count": 30, "discard_pile": ["6C", "8D", "9D"],
+            "situation": {"players": 4, "first_round": False, "stock_count": 20, "discard_pile": ["6C", "8D", "9D"],
                           "team": {"score": 1000, "melds": [], "red_threes": 0},
                           "opponents": {"score": 0, "melds": [], "red_threes": 0},
                           "player": {"hand": hand, "has_melded": False},
@@ -124,6 +125,16 @@ def test_the_cost_estimate_knows_open_points_and_melds():
     from adjudicator.variants import load_all
     from web_api.batch_api import ruling_cost
     variants = load_all()
+    # da-ludo leaves more points open than are tried together (readings.MAX_POINTS); a table that settles
+    # some by house rule leaves few enough for the estimate's parts to show
+    settle = {"go_out.ask_partner": True, "concealed.discard_allowed": True, "meld.one_per_rank": True,
+              "opening.negative": 50}
+    unsettled = globals()["heavy_item"]
+
+    def heavy_item(variant: str = "da-ludo", twos: bool = True) -> dict:
+        return {**unsettled(variant, twos), "house_rules": settle}
+
+    assert ruling_cost(unsettled(), variants) > ruling_cost(heavy_item(), variants)  # settled points are not open
     heavy = ruling_cost(heavy_item("da-ludo"), variants)
     # twos are wild in no-pagat's text: nothing open there to rule twice
     assert ruling_cost(heavy_item("no-pagat"), variants) < heavy

@@ -105,12 +105,19 @@ def situations(draw, vid: str, max_hand: int = 8) -> dict:
     if naturals and rng.random() < 0.6:
         pile += take(lambda c, r=rng.choice(naturals)[:-1]: c != "JK" and c[:-1] == r, 1)
     drew = rng.choice([None, None, "stock", "stock", "pile", NOT_GIVEN])
+    if drew == "pile":  # a pile taken this turn is gone, and its top card lies in a meld of the team
+        cards += pile
+        pile = []
+        drew = drew if melds else "stock"
+    score = rng.choice(SCORES)
+    if melds and score >= 6000 and not any(len(m) >= 7 for m in melds):
+        score -= 3000  # da-ludo's top band opens only with a canasta, and a canasta stays on the table
     situation = {
         "players": rng.choice(VARIANTS[vid].value("players.supported")),
         "first_round": not melds and rng.random() < 0.15,
         "stock_count": rng.choice([0, 1, 30, 30, 30]),
         "discard_pile": pile,
-        "team": {"score": rng.choice(SCORES), "melds": melds, "red_threes": rng.randint(0, 1)},
+        "team": {"score": score, "melds": melds, "red_threes": rng.randint(0, 1)},
         "opponents": {"score": 0, "melds": [], "red_threes": 0},
         "player": {"hand": hand, "has_melded": bool(melds) and rng.random() < 0.5},
     }
@@ -497,9 +504,10 @@ def test_going_out_without_a_canasta(vid):
         assert group.possible is False and failing(group.blocked) == {"go_out.canasta_required"}
 
 
-# concealed: sv-classic and sv-gamerules allow it outright; no-pagat needs a canasta laid in the turn;
-# da-ludo has no concealed going out
-CONCEALED = {"da-ludo": False, "no-pagat": False, "sv-classic": True, "sv-gamerules": True}
+# concealed: sv-classic allows it outright; sv-gamerules defines it as melding the whole hand in one go, so a
+# go-out ending with a discard is concealed only under one reading (None: it depends); no-pagat needs a canasta
+# laid in the turn; da-ludo has no concealed going out
+CONCEALED = {"da-ludo": False, "no-pagat": False, "sv-classic": True, "sv-gamerules": None}
 
 
 @pytest.mark.parametrize("vid", IDS)
@@ -582,7 +590,7 @@ def test_melds_and_additions_by_rank(vid):
 
 
 def test_cards_from_the_pile_wait_for_the_next_turn_in_da_ludo():
-    situation = table(turn={"drew": "pile", "cards_from_pile": ["7D", "7H"]},
+    situation = table(turn={"drew": "pile", "cards_from_pile": ["7D", "7H"]}, discard_pile=[],
                       player={"hand": ["9H", "9S", "9C", "7D", "7H", "7S", "5C"], "has_melded": True})
     ludo = keys(moves("da-ludo", situation), "meld")
     assert "meld:9" in ludo and "meld:7" not in ludo  # one own seven is no meld
@@ -637,7 +645,9 @@ def test_the_listing_and_the_search_agree_on_the_opening_requirement(vid):
     rules = VARIANTS[vid]
     hand = ("9H", "9S", "9D", "KH", "KS", "JK", "5C", "5D", "5S")
     seen = []
-    for score, melds in product((None, -150, 0, 1600, 3200, 6200), (None, (), (("QH", "QS", "QD"),))):
+    # the laid meld is a canasta: a team on 6,000 or more in da-ludo cannot have melds without one
+    canasta = ("QH", "QS", "QD", "QC", "QH", "QS", "QD")
+    for score, melds in product((None, -150, 0, 1600, 3200, 6200), (None, (), (canasta,))):
         situation = Situation(players=4, hand=hand, drew="stock", team=Side(score=score, melds=melds))
         listed = legal_moves(situation, rules).requirement
         planned = opening_requirement(view(situation, rules, True), situation)

@@ -110,8 +110,12 @@ def _open_points(rules: Variant, item: dict, melded: bool) -> int:
              *_flat(_get(item, "action", "add"))]
     twos = any(isinstance(card, str) and card.startswith("2") for card in cards)
     empty_stock = _get(item, "situation", "stock_count") == 0
+    settled = _get(item, "house_rules")
+    settled = settled if isinstance(settled, dict) else {}
     count = 0
     for name in _open_names(rules):
+        if name in settled:
+            continue  # the table's own house rule settles it: ruled once
         if (name == "wild.twos" and not twos) or (name.startswith("opening.") and melded) \
                 or (name.startswith("stock.") and not empty_stock):
             continue  # a point this item cannot reach

@@ -174,8 +174,18 @@ def next_opening(o: NextOpening, lang: str) -> dict:
         out["text"] = words("opening.next_canasta", lang)
     else:
         out["text"] = words("opening.next", lang, points=o.points)
+    out["status"] = o.status
+    if o.status != "stated" and not o.undetermined:
+        out["note"] = translated(o.note, o.notes, lang)
     out.update(_sources(o.citations, o.house_rules))
     return out
+
+
+def _standing(need, lang: str) -> dict:
+    """An opening figure's status, and the variant's note where the text does not state it outright."""
+    if need.status == "stated":
+        return {"status": "stated"}
+    return {"status": need.status, "note": translated(need.note, need.notes, lang)}
 
 
 def team_score(t: TeamScore, lang: str) -> dict:
@@ -391,7 +401,7 @@ def options(o, lang: str) -> dict:
     return {"variant": o.variant, "phase": o.phase,
             "opening_requirement": None if need is None else {
                 "points": need.points, "canasta_required": need.canasta_required,
-                "text": render(requirement_message(need), lang)},
+                "text": render(requirement_message(need), lang), **_standing(need, lang)},
             "groups": [option_group(g, lang) for g in o.groups]}
 
 

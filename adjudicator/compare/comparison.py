@@ -263,6 +263,9 @@ def _ruling_differences(answered: list[VariantResult], ruled: dict[str, Variant]
                                                tuple(shown(ruled[vid], n) for n in names), citations,
                                                tuple(h for f in findings for h in f.house_rules)))
         out.append(RuleDifference(rule_id, tuple(names), differing, why, tuple(entries)))
+    # the deciding differences first: a rule whose own parameters differ and that fails somewhere, then the
+    # others whose parameters differ; last the rules that are the same everywhere (reached by other routes)
+    out.sort(key=lambda d: (not d.differing, all(e.outcome is not False for e in d.variants)))
     return tuple(out)
 
 

@@ -37,6 +37,7 @@ from ..rules.table_check import deck_issues
 from ..variants import Variant
 
 DREW = (None, "stock", "pile")
+PARTNER_ANSWERS = (None, "yes", "no")
 # Penalty kinds are the catalogue's score.penalty_<kind> parameters ("hint", "unverifiable_count").
 TABLE_COUNTS = ("melded_points", "natural_canastas", "mixed_canastas")
 RULING_MEMBERS = ("situation", "action")
@@ -153,6 +154,9 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
     drew = NOT_GIVEN if not isinstance(turn, dict) or "drew" not in turn else turn["drew"]
     if drew != NOT_GIVEN and drew not in DREW:
         raise MalformedRequest([issue(f"{base}/turn/drew", "error.drew")])
+    answer = (turn or {}).get("partner_answer")
+    if answer not in PARTNER_ANSWERS:
+        raise MalformedRequest([issue(f"{base}/turn/partner_answer", "error.partner_answer")])
     pile = raw.get("discard_pile")
     hand = player.get("hand")
     taken = (turn or {}).get("cards_from_pile")
@@ -168,6 +172,7 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
         has_melded=player.get("has_melded"),
         drew=drew,
         cards_from_pile=() if taken is None else card_list(taken, f"{base}/turn/cards_from_pile", issues),
+        partner_answer=answer,
         base=base,
     )
     if issues:

@@ -90,6 +90,7 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
         # "drew": null says the player has not drawn yet; leaving "drew" out says it is not known.
         drew = StrictString(allow_none=True, validate=Length(max=MAX_NAME_LENGTH))
         cards_from_pile = card_list(allow_none=True)
+        partner_answer = StrictString(allow_none=True, validate=Length(max=MAX_NAME_LENGTH))
 
     class Situation(StrictSchema):
         players = StrictInteger(allow_none=True, validate=Range(min=1, max=MAX_PLAYERS))

@@ -74,6 +74,7 @@ PARAMETERS: tuple[Param, ...] = tuple(
         _p("meld.naturals_per_wild", "int_or_null", minimum=1, maximum=7),
         _p("meld.wild_only_allowed", "bool"),
         _p("meld.one_per_rank", "bool"),
+        _p("meld.add_to_opponents", "bool"),
         _p("canasta.min_cards", "int", minimum=3, maximum=13),
         _p("canasta.wild_makes_mixed", "bool"),
         # threes
@@ -116,6 +117,7 @@ PARAMETERS: tuple[Param, ...] = tuple(
         _p("go_out.discard_last", "bool"),
         _p("go_out.ask_partner", "bool"),
         _p("concealed.allowed", "bool"),
+        _p("concealed.discard_allowed", "bool"),
         _p("concealed.needs_canasta_in_turn", "bool"),
         _p("concealed.no_add_to_partner", "bool"),
         _p("concealed.opening_waived_after_stock", "bool"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 RULES: dict[str, tuple[str, ...]] = {
     "turn.draw_first": ("turn.draw_first",),
     "draw.count": ("draw.cards",),
+    "deal.stock": ("deal.cards",),
     "stock.empty": ("stock.empty_round_ends",),
     "stock.empty.forced_take": ("stock.empty_forced_take",),
     "first_round.no_pile": ("first_round.no_pile",),
@@ -26,6 +27,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "pile.unfrozen.natural_and_wild": ("pile.unfrozen_natural_and_wild",),
     "pile.unfrozen.add_to_meld": ("pile.unfrozen_add_to_meld",),
     "pile.cards_same_turn": ("pile.cards_usable_same_turn",),
+    "pile.taken_whole": ("turn.draw_first",),
     "meld.same_rank": ("meld.min_cards",),
     "meld.min_cards": ("meld.min_cards",),
     "meld.min_naturals": ("meld.min_naturals",),
@@ -43,4 +45,5 @@ RULES: dict[str, tuple[str, ...]] = {
     "go_out.canasta_required": ("go_out.canastas_required",),
     "go_out.keep_card": ("go_out.canastas_required",),
     "go_out.all_cards": ("go_out.meld_all", "go_out.discard_last"),
+    "go_out.partner_answer": ("go_out.ask_partner",),
 }

@@ -39,7 +39,10 @@ class Situation:
     """The table around one action.
 
     ``drew`` is ``None`` when the player has not drawn yet this turn, ``"stock"`` or
-    ``"pile"`` when they have, and :data:`NOT_GIVEN` when nobody said. ``base`` is
+    ``"pile"`` when they have, and :data:`NOT_GIVEN` when nobody said. ``cards_from_pile``
+    lists the pile's cards taken this turn bottom first, so that its last card is the pile's
+    top card. ``partner_answer`` is what the partner said when asked "may I go out?" (None:
+    not asked, or not known). ``base`` is
     where these facts stand in a request, so a missing one can be named by pointer.
     """
 
@@ -54,6 +57,7 @@ class Situation:
     has_melded: bool | None = None
     drew: str | None = NOT_GIVEN
     cards_from_pile: tuple[str, ...] = ()
+    partner_answer: str | None = None  # "yes" or "no": the partner's answer to "may I go out?" this turn
     base: str = "/situation"
 
     def __post_init__(self):

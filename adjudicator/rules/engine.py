@@ -13,10 +13,10 @@ from __future__ import annotations
 from ..model.actions import Action
 from ..model.cards import JOKER, is_black_three, is_red_three
 from ..model.findings import Ruling
-from .going_out import check_all_cards, check_canastas, check_last_discard, concealed
+from .going_out import check_all_cards, check_canastas, check_last_discard, check_partner_answer, concealed
 from .judge import Judge, MissingFact, NotStated
 from ..model.messages import Card
-from .opening import check_opening, without_pile_cards
+from .opening import check_opening, pile_cards_apart, without_pile_cards
 from .readings import decide_across
 from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, check_pile_not_empty,
                    frozen_reasons, take_onto_meld, take_with_hand, top_usable)
@@ -81,7 +81,7 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
     frozen = []
     with judge.rule("pile.frozen.natural_pair"):  # what freezes the pile is read for this rule's citations
         frozen = frozen_reasons(judge, pile, melds)
-    table = Table(judge, melds)
+    table = Table(judge, melds, situation.opponents.melds or ())
     if action.with_cards:
         take_with_hand(judge, table, top, action.with_cards, frozen)
     else:
@@ -100,24 +100,28 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
 
 def rule_meld(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
-    table = Table(judge, situation.need_team_melds())
+    table = Table(judge, situation.need_team_melds(), situation.opponents.melds or ())
     lay_all(table, action.melds, action.adds, going_out=False)
-    check_pile_cards(judge, situation, action)
-    check_opening(judge, situation, table, [list(m) for m in action.melds], [])
+    pile_used = check_pile_cards(judge, situation, action)
+    check_opening(judge, situation, table, *pile_cards_apart(situation, action.melds, pile_used))
     left = situation.need_hand_size() - len(action.laid_cards())
+    if left == 0:
+        check_partner_answer(judge, situation, going_out=True)
     if left <= 1:
         check_canastas(judge, situation, table, left, going_out=False)
 
 
 def rule_go_out(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
+    check_partner_answer(judge, situation, going_out=True)
     check_all_cards(judge, situation, action)
-    table = Table(judge, situation.need_team_melds())
+    table = Table(judge, situation.need_team_melds(), situation.opponents.melds or ())
     lay_all(table, action.melds, action.adds, going_out=True)
-    check_pile_cards(judge, situation, action)
+    pile_used = check_pile_cards(judge, situation, action)
     check_canastas(judge, situation, table, 0, going_out=True)
-    waived = concealed(judge, situation, action, table)
-    check_opening(judge, situation, table, [list(m) for m in action.melds], [], waived=waived)
+    hidden, waived = concealed(judge, situation, action, table)
+    check_opening(judge, situation, table, *pile_cards_apart(situation, action.melds, pile_used), waived=waived,
+                  concealed_out=hidden is not False)
 
 
 def rule_discard(judge: Judge, situation: Situation, action: Action) -> None:
@@ -128,6 +132,8 @@ def rule_discard(judge: Judge, situation: Situation, action: Action) -> None:
             judge.param("red_three.laid_out")
             check.result(False, "discard.red_three", card=Card(card))
         return
+    if situation.partner_answer is not None:
+        check_partner_answer(judge, situation, going_out=situation.need_hand_size() == 1)
     if situation.need_hand_size() == 1:
         table = Table(judge, situation.need_team_melds())
         check_last_discard(judge)

@@ -52,6 +52,21 @@ def check_all_cards(judge: Judge, situation: Situation, action) -> None:
             check.result(bool(ok), "go_out.by" if ok else "go_out.by_refused", how=how)
 
 
+def check_partner_answer(judge: Judge, situation: Situation, going_out: bool) -> None:
+    """The partner's answer to "may I go out?", where the text makes it binding (``go_out.ask_partner``):
+    after a no the player may not go out, after a yes a turn may not end without going out."""
+    answer = situation.partner_answer
+    if answer is None or (answer == "yes") == going_out:
+        return
+    with judge.rule("go_out.partner_answer") as check:
+        binds = judge.param("go_out.ask_partner")
+        judge.decide("go_out.ask_partner")
+        if binds:
+            check.result(False, "go_out.partner_said_no" if answer == "no" else "go_out.partner_said_yes")
+        else:
+            check.result(True, "go_out.partner_answer_free")
+
+
 def check_last_discard(judge: Judge) -> None:
     """Discarding the last card is going out; the text may or may not allow that."""
     with judge.rule("go_out.all_cards") as check:
@@ -59,8 +74,9 @@ def check_last_discard(judge: Judge) -> None:
         check.result(bool(ok), "go_out.last_discard" if ok else "go_out.last_discard_refused")
 
 
-def concealed(judge: Judge, situation: Situation, action, table: Table) -> bool:
-    """Note whether a go-out earns the concealed bonus; return whether the opening minimum is waived.
+def concealed(judge: Judge, situation: Situation, action, table: Table) -> tuple[bool | None, bool]:
+    """Note whether a go-out earns the concealed bonus; return (whether it is concealed, None where the text
+    reads that two ways; whether the opening minimum is waived).
 
     A player whose team has no melds cannot have melded before, so ``has_melded``
     need not be given then; otherwise an unknown ``has_melded`` leaves the bonus open.
@@ -70,10 +86,18 @@ def concealed(judge: Judge, situation: Situation, action, table: Table) -> bool:
         has_melded = False
     if has_melded is None:
         judge.note("consequence.concealed_depends", fact=Fact(situation.base + "/player/has_melded"))
-        return False
+        return False, False
     if has_melded or not judge.known("concealed.allowed"):
-        return False
+        return False, False
     reasons = []
+    if action.discard:
+        entry = judge.rules.params["concealed.discard_allowed"]
+        if entry.readings and entry.source == "document":  # the text reads two ways: say so, state no bonus
+            judge.interpret("concealed.discard_allowed")
+            judge.note("consequence.concealed_disputed", bonus=judge.known("score.concealed_extra"))
+            return None, False
+        if judge.known("concealed.discard_allowed") is False:
+            reasons.append(msg("concealed.ends_with_discard"))
     if judge.known("concealed.no_add_to_partner") and action.adds:
         reasons.append(msg("concealed.adds_to_partner"))
     new_canasta = any(is_canasta(judge, m) for m in action.melds)
@@ -82,6 +106,6 @@ def concealed(judge: Judge, situation: Situation, action, table: Table) -> bool:
     bonus = judge.known("score.concealed_extra")
     if reasons:
         judge.note("consequence.not_concealed", reasons=Items(tuple(reasons)))
-        return False
+        return False, False
     judge.note("consequence.concealed", bonus=bonus)
-    return bool(judge.known("concealed.opening_waived_after_stock") and situation.drew == "stock" and new_canasta)
+    return True, bool(judge.known("concealed.opening_waived_after_stock") and situation.drew == "stock" and new_canasta)

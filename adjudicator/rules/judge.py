@@ -164,6 +164,10 @@ class Judge:
         except NotStated:
             return None
 
+    def interpret(self, name: str) -> None:
+        """Show a parameter's interpretation without reading it (a consequence naming both its readings)."""
+        self._interpret(name)
+
     def _interpret(self, name: str) -> None:
         if name in self.interpretations:
             return

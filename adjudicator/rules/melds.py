@@ -104,7 +104,7 @@ def _check_black_threes(judge: Judge, cards, subject: Message, going_out: bool) 
         naturals, wilds = split(judge, cards)
         others = [c for c in naturals if not is_black_three(c)]
         if others:
-            check.result(False, "black_three.mixed", subject=subject, card=Card(others[0]))
+            check.result(False, "black_three.mixed", subject=subject, card=Card(others[0]), rank=Rank(rank(others[0])))
             return
         sizes = judge.param("black_three.meld_sizes")
         sizes_word = tuple(sizes)

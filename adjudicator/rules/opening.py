@@ -26,7 +26,8 @@ def requirement(judge: Judge, score: int) -> Requirement:
     Inside a check, the parameter (and the band) becomes what decides it.
     """
     if score < 0:
-        need = Requirement(judge.param("opening.negative"), False, score, negative=True)
+        need = Requirement(judge.param("opening.negative"), False, score, negative=True,
+                           **_standing(judge, "opening.negative"))
         if judge.checking:
             judge.decide("opening.negative")
         return need
@@ -34,7 +35,18 @@ def requirement(judge: Judge, score: int) -> Requirement:
     if judge.checking:
         judge.decide("opening.bands")
         judge.case(f"band:{band['min']}")
-    return Requirement(band["points"], band["canasta_required"], score, band["min"], band["max"])
+    return Requirement(band["points"], band["canasta_required"], score, band["min"], band["max"],
+                       **_standing(judge, "opening.bands"))
+
+
+def _standing(judge: Judge, name: str) -> dict:
+    """The figure's status and, where the text does not state it outright, the variant's note on it."""
+    entry = judge.rules.params[name]
+    status = entry.shown_status
+    if status == "stated":
+        return {}
+    return {"status": status, "note": None if entry.house_rule else entry.note,
+            "notes": () if entry.house_rule else entry.notes}
 
 
 def team_requirement(situation: Situation, rules: Variant) -> Requirement | None:
@@ -56,8 +68,13 @@ def opening_value(judge: Judge, groups) -> tuple[int, bool]:
     return (sum(values) if together else max(values or [0])), together
 
 
-def check_opening(judge: Judge, situation: Situation, table, groups, pile_extra, waived: bool = False) -> None:
-    """The first melds' minimum; ``groups`` are the cards laid this turn from the hand (and the top card)."""
+def check_opening(judge: Judge, situation: Situation, table, groups, pile_extra, waived: bool = False,
+                  concealed_out: bool = False) -> None:
+    """The first melds' minimum; ``groups`` are the cards laid this turn from the hand (and the top card).
+
+    ``concealed_out``: the action goes out concealed; where the text says in so many words whether that
+    spares the opening minimum (``concealed.opening_waived_after_stock`` stated), a shortfall quotes it first.
+    """
     if situation.need_team_melds():
         return
     first_round(judge, situation, "first_round.no_opening", "open")
@@ -78,8 +95,12 @@ def check_opening(judge: Judge, situation: Situation, table, groups, pile_extra,
         elif counted >= need.points or not extra:
             if counted < need.points:
                 _what_does_not_count(judge, table, situation, need.points - counted)
+                if concealed_out and judge.rules.params["concealed.opening_waived_after_stock"].status == "stated":
+                    judge.param("concealed.opening_waived_after_stock")
+                    judge.decide("concealed.opening_waived_after_stock")
             check.result(counted >= need.points, "opening.counts", points=counted, how=how, requirement=need)
         elif judge.param("opening.pile_top_only"):
+            judge.decide("opening.pile_top_only")
             check.result(False, "opening.pile_cards_excluded", points=counted, extra=extra, requirement=need)
         else:
             check.result(counted + extra >= need.points, "opening.counts_with_pile", points=counted + extra,
@@ -126,6 +147,27 @@ def _what_does_not_count(judge: Judge, table, situation: Situation, short: int) 
             deciding.append("opening.red_threes_count")
     if deciding:
         judge.decide(*deciding)
+
+
+def pile_cards_apart(situation: Situation, groups, used_from_pile) -> tuple[list[list[str]], list[str]]:
+    """The melds of a turn that began by taking the pile, split for the opening check: the pile's top card
+    (the last of ``turn.cards_from_pile``) counts as the hand's cards do; the other pile cards the melds use
+    are set apart, and ``opening.pile_top_only`` says whether they count."""
+    left = Counter(used_from_pile)
+    taken = situation.cards_from_pile
+    if taken and left[taken[-1]] > 0:
+        left[taken[-1]] -= 1
+    kept_groups, apart = [], []
+    for group in groups:
+        kept = []
+        for c in group:
+            if left[c] > 0:
+                left[c] -= 1
+                apart.append(c)
+            else:
+                kept.append(c)
+        kept_groups.append(kept)
+    return kept_groups, apart
 
 
 def without_pile_cards(groups, used_from_pile) -> list[list[str]]:

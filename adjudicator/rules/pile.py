@@ -121,7 +121,9 @@ def take_onto_meld(judge: Judge, table: Table, top: str, frozen: list[Freeze]) -
         with judge.rule("pile.unfrozen.add_to_meld") as check:
             ok = judge.param("pile.unfrozen_add_to_meld")
             target = table.find(rank(top))
-            if target is not None and ok:
+            if ok and table.refuse_theirs(check, rank(top), "pile.top_onto_opponents", top=Card(top)):
+                pass
+            elif target is not None and ok:
                 check.result(True, "pile.top_onto_meld", top=Card(top), rank=Rank(rank(top)))
             elif ok:
                 check.result(False, "pile.no_meld_for_top", top=Card(top), rank=Rank(rank(top)))
@@ -152,9 +154,10 @@ def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: lis
                 check.result(True, "pile.frozen_pair_shown", why=why, rank=Rank(top_rank), shown=len(matching))
             elif wild_shown:
                 check.result(False, "pile.frozen_pair_short_wild", why=why, rank=Rank(top_rank),
-                             shown=len(matching), wilds=Cards(tuple(wild_shown)))
+                             shown=len(matching), count=len(matching), wilds=Cards(tuple(wild_shown)))
             else:
-                check.result(False, "pile.frozen_pair_short", why=why, rank=Rank(top_rank), shown=len(matching))
+                check.result(False, "pile.frozen_pair_short", why=why, rank=Rank(top_rank), shown=len(matching),
+                             count=len(matching))
     else:
         with judge.rule("pile.unfrozen.natural_and_wild") as check:
             if len(matching) >= 2:

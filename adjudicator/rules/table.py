@@ -11,8 +11,9 @@ from ..model.messages import Cards, Message, Rank, msg
 class Table:
     """The team's melds, meld by meld, as an action lays and grows them."""
 
-    def __init__(self, judge: Judge, existing):
+    def __init__(self, judge: Judge, existing, opponents=()):
         self.judge = judge
+        self.opponents = opponents  # the opponents' melds: never added to, where the text says so
         self.before = [list(m) for m in existing]
         self.melds = [list(m) for m in existing]
         self.grown: set[int] = set()
@@ -28,6 +29,21 @@ class Table:
             if found == meld_rank:
                 return i
         return None
+
+    def theirs(self, meld_rank: str) -> bool:
+        """Whether the opponents have a meld of ``meld_rank`` (and the team none to add to)."""
+        return any(sure_rank(m) == meld_rank for m in self.opponents)
+
+    def refuse_theirs(self, check, meld_rank: str, key: str, **args) -> bool:
+        """With only the opponents holding a meld of this rank, the text's words on adding to the opponents'
+        melds decide: True when they refuse it (the finding recorded)."""
+        if self.find(meld_rank) is not None or not self.theirs(meld_rank):
+            return False
+        if self.judge.param("meld.add_to_opponents"):
+            return False
+        self.judge.decide("meld.add_to_opponents")
+        check.result(False, key, rank=Rank(meld_rank), **args)
+        return True
 
     def lay(self, cards, subject: Message, going_out: bool) -> None:
         """A new meld: one meld per rank, then its composition."""
@@ -53,6 +69,8 @@ class Table:
                 check.result(False, "meld.add_which", subject=subject)
                 return
             target = self.find(target_rank)
+            if self.refuse_theirs(check, target_rank, "meld.add_opponents_meld", subject=subject):
+                return
             check.result(target is not None, "meld.add_target" if target is not None else "meld.add_no_target",
                          subject=subject, rank=Rank(target_rank))
         if target_rank is None or target is None:

@@ -20,6 +20,7 @@ from ..model.errors import ImpossibleInput, Issue, issue
 from ..model.messages import Card, Word
 from ..model.situation import Situation
 from ..variants import Variant
+from .possible import check_situation
 
 
 def table_problems(situation: Situation, rules: Variant, action: Action | None = None) -> tuple[Issue, ...]:
@@ -53,7 +54,8 @@ def deck_issues(rules: Variant, shown: list[str], locate: Callable[[], Iterable[
         seen[card] += 1
         limit = jokers if card == card_codes.JOKER else decks
         if seen[card] == limit + 1:
-            issues.append(issue(at, "error.too_many_copies", variant=rules.ref, card=Card(card), limit=limit))
+            issues.append(issue(at, "error.too_many_jokers" if card == card_codes.JOKER else "error.too_many_copies",
+                                variant=rules.ref, card=Card(card), limit=limit))
     reds = counts["3H"] + counts["3D"]
     if laid + reds > red_limit:  # point at the laid-out count that passes the limit, else the first one
         running, at = reds, red_threes_laid[0][1] if red_threes_laid else ""
@@ -67,7 +69,9 @@ def deck_issues(rules: Variant, shown: list[str], locate: Callable[[], Iterable[
 
 
 def check_table(rules: Variant, sit: Situation, act: Action) -> None:
-    """Refuse a situation and action that cannot happen together under the variant."""
+    """Refuse a situation and action that cannot happen together under the variant (the one table check:
+    :func:`adjudicator.rules.engine.rule` and :func:`adjudicator.options.legal_moves` apply it, and so every
+    path: the web layer, batches, compare, the library)."""
     _check_in_hand(act, sit.hand, sit.pile)
     base = sit.base
     extra = [(c, "/action") for c in act.hand_cards()] if sit.hand is None else []
@@ -92,15 +96,15 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> None:
             raise ImpossibleInput(opened)
     if sit.cards_from_pile and sit.drew in (None, "stock"):
         raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.pile_cards_without_take")])
-    for what, count in (("hand_count", sit.hand_count), ("stock_count", sit.stock_count)):
-        if count is not None and count > rules.deck_size:
-            at = f"{base}/player/hand_count" if what == "hand_count" else f"{base}/stock_count"
-            raise ImpossibleInput([issue(at, "error.more_than_deck", variant=rules.ref, limit=rules.deck_size)])
+    if sit.hand_count is not None and sit.hand_count > rules.deck_size:
+        raise ImpossibleInput([issue(f"{base}/player/hand_count", "error.more_than_deck", variant=rules.ref,
+                                     limit=rules.deck_size)])
     if sit.hand is not None and sit.cards_from_pile:
         missing = Counter(sit.cards_from_pile) - Counter(sit.hand)
         if missing:
             raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.not_in_hand",
                                          card=Card(sorted(missing)[0]), where=Word("hand"))])
+    check_situation(rules, sit)  # what the variant's own rules say can lie on a table
 
 
 def _located(sit: Situation, extra: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from ..model.cards import is_red_three
 from ..model.errors import ImpossibleInput, Issue, issue
-from ..model.findings import Finding
 from ..rules.judge import Judge, wild_param
 from ..rules.melds import canastas, check_meld, natural_rank
-from ..model.messages import Cards, Items, Message, Param, ParamValue, Rank, msg
+from ..model.messages import Cards, Message, Rank, msg
 from ..rules.opening import requirement
 from ..model.requests import TeamRound
+from ..rules.possible import band_canasta, rule_failed
 from .reader import Reader
 
 
@@ -118,10 +118,9 @@ def _check_canasta_band(reader: Reader, team: TeamRound, issues: list[Issue]) ->
         melded = bool(team.melded_points or team.natural_canastas or team.mixed_canastas)
         count = (team.natural_canastas or 0) + (team.mixed_canastas or 0)
         where = "melded_points" if team.melded_points else "natural_canastas"
+    band_canasta(judge, team.score_before, melded, count, team.name)
     reader.absorb(judge)
-    if melded and not count:
-        issues.append(issue(f"{team.pointer}/{where}", "error.band_needs_canasta", team=team.name,
-                            score=team.score_before, rule="opening.canasta_required"))
+    _collect(judge, f"{team.pointer}/{where}", (), issues, [])
 
 
 def _collect(judge: Judge, at: str, cards, issues: list[Issue], needs: list, what: Message | None = None) -> bool:
@@ -139,10 +138,4 @@ def _collect(judge: Judge, at: str, cards, issues: list[Issue], needs: list, wha
     return clean
 
 
-def rule_failed(finding: Finding) -> Message:
-    """A failed check as an error: what failed, the rule id and the words of the rule it rests on."""
-    return msg("error.rule_failed", explanation=finding.message, rule=finding.rule,
-               quotes=Items(tuple(msg("quote", text=c.quote) for c in finding.citations), " "),
-               house_rules=Items(tuple(msg("house_rule.value", parameter=Param(h.parameter),
-                                           value=ParamValue(h.parameter, h.value)) for h in finding.house_rules)))
 

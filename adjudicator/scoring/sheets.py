@@ -30,6 +30,9 @@ class NextOpening:
     citations: tuple[Citation, ...]
     house_rules: tuple[HouseRuleUsed, ...] = ()
     open_point: Message | None = None
+    status: str = "stated"  # the figure's standing in the text; ``note``/``notes`` say why when not stated
+    note: str | None = None
+    notes: tuple[tuple[str, str], ...] = ()
 
     @property
     def undetermined(self) -> bool:

@@ -17,6 +17,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     # --- what each rule checks ---------------------------------------------------------------
     "rule.turn.draw_first": 'A turn starts by drawing from the stock or taking the pile; melding and discarding come after.',
     "rule.draw.count": 'How many cards one draw from the stock takes.',
+    "rule.deal.stock": 'The stock holds no more cards than the deal and the upcard leave.',
     "rule.stock.empty": 'What drawing from an empty stock means.',
     "rule.stock.empty.forced_take": 'With the stock empty, a player must take an unfrozen pile that fits a team meld.',
     "rule.first_round.no_pile": "Nobody takes the pile before the starting player's second turn.",
@@ -32,6 +33,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "rule.pile.unfrozen.natural_and_wild": 'An unfrozen pile may be taken with one matching natural and one wild card.',
     "rule.pile.unfrozen.add_to_meld": "An unfrozen pile may be taken to add its top card to the team's meld of that rank.",
     "rule.pile.cards_same_turn": 'Whether cards taken with the pile may be melded in the same turn.',
+    "rule.pile.taken_whole": 'Taking the pile takes all of it, and its top card is melded at once.',
     "rule.meld.same_rank": "A meld's natural cards share one rank.",
     "rule.meld.min_cards": 'A meld has at least the minimum number of cards.',
     "rule.meld.min_naturals": 'A meld holds at least the minimum number of natural cards.',
@@ -49,6 +51,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "rule.go_out.canasta_required": 'A team needs its canastas before a player may go out.',
     "rule.go_out.keep_card": 'Without the canastas to go out, a player must keep a card after discarding.',
     "rule.go_out.all_cards": 'Going out gets rid of every card: meld all, or all but one and discard it.',
+    "rule.go_out.partner_answer": "The partner's answer to “may I go out?” binds where the rules say so.",
     # --- a check that could not be decided ----------------------------------------------------
     "check.missing": "This needs {fact}, which is not given.",
     "check.not_stated": "The rules of {variant} do not say {parameter}; a house rule can settle it.",
@@ -62,6 +65,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "first_round.over": "The first round is over, so you may {what}.",
     "stock.empty_round_ends": "The stock is empty: the round ends when a player must draw.",
     "stock.empty": "The stock is empty: there is no card to draw.",
+    "pile.top_onto_opponents": "Only the opponents have a meld of {rank:pl}; the top card {top} cannot go onto it, "
+                               "as cards go only onto your own team's melds.",
     "draw.count": ("A draw takes {count} card from the stock.", "A draw takes {count} cards from the stock."),
     "stock.forced_take_pile_empty": "The pile is empty too, so nothing must be taken.",
     "stock.forced_take_must": "The stock is empty and the top card of the open pile, {top}, fits your team's meld, "
@@ -75,32 +80,36 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "subject.top_with": "The top card {top} with {cards}",
     "subject.grown": "{subject} (the meld of {rank:pl} after adding)",
     "subject.team_meld": "Meld {index} of {team} ({cards})",
+    "subject.our_meld": "Your team's meld {index} ({cards})",
+    "subject.their_meld": "The opponents' meld {index} ({cards})",
     "subject.second_meld": "a second meld of {rank:pl}",
     "subject.this_meld": "this meld",
     "subject.going_out_table": "going out with this table",
     "meld.red_three": "{subject} holds a red three ({card}); red threes are bonus cards and are never melded.",
     "meld.mixed_ranks": "{subject} mixes {ranks:pl}; a meld is cards of one rank.",
     "meld.one_rank": "{subject} is a meld of {rank:pl}.",
-    "meld.min_cards": ("{subject} has {count} card; a meld needs at least {least}.",
-                       "{subject} has {count} cards; a meld needs at least {least}."),
+    "meld.min_cards": ("{subject} has one card; a meld needs at least {least:word}.",
+                       "{subject} has {count:word} cards; a meld needs at least {least:word}."),
     "meld.wild_only": "{subject} is wild cards only, which is allowed here.",
     "meld.wild_only_refused": "{subject} is wild cards only, which is not a meld here.",
-    "meld.min_naturals": ("{subject} has {count} natural card; at least {least} are needed.",
-                          "{subject} has {count} natural cards; at least {least} are needed."),
-    "meld.max_wilds": ("{subject} has {count} wild card; at most {cap} are allowed.",
-                       "{subject} has {count} wild cards; at most {cap} are allowed."),
+    "meld.min_naturals": ("{subject} has one natural card; at least {least:word} are needed.",
+                          "{subject} has {count:word} natural cards; at least {least:word} are needed."),
+    "meld.max_wilds": ("{subject} has one wild card; the most allowed is {cap:word}.",
+                       "{subject} has {count:word} wild cards; the most allowed is {cap:word}."),
     "meld.natural_majority": "{subject} has {naturals} natural and {wilds} wild; natural cards must be the majority.",
-    "meld.naturals_per_wild": "{subject} has {naturals} natural for {wilds} wild; {ratio} natural cards are needed "
-                              "for each wild card.",
+    "meld.naturals_per_wild": "{subject} has {naturals} natural for {wilds} wild; {ratio:word} natural cards are "
+                              "needed for each wild card.",
     "black_three.going_out": "{subject} holds black threes, which may be melded only when going out; this is a "
                              "go-out.",
     "black_three.not_going_out": "{subject} holds black threes, which may be melded only when going out.",
-    "black_three.mixed": "{subject} mixes black threes with {card}.",
+    "black_three.mixed": "{subject} mixes black threes with {rank:pl}.",
     "black_three.size": ("{subject} has {count} black three; a meld of black threes holds {sizes}.",
                          "{subject} has {count} black threes; a meld of black threes holds {sizes}."),
     "black_three.wilds": "{subject} holds wild cards; a meld of black threes holds {sizes} and no wild cards.",
     "black_three.ok": ("{subject} has {count} black three; a meld of black threes holds {sizes}.",
                        "{subject} has {count} black threes; a meld of black threes holds {sizes}."),
+    "meld.add_opponents_meld": "{subject}: only the opponents have a meld of {rank:pl}, and cards go only onto "
+                               "your own team's melds.",
     "meld.add_instead": "{subject}: your team already has a meld of {rank:pl}; add these cards to it instead.",
     "meld.second_allowed": "{subject}: your team already has a meld of {rank:pl}; a second meld of a rank is "
                            "allowed.",
@@ -153,12 +162,16 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "pile.no_meld_for_top": "Your team has no meld of {rank:pl} for the top card {top}; show two cards from your "
                             "hand that meld with it.",
     "pile.top_needs_hand_cards": "The top card must be melded with cards from your hand.",
-    "pile.frozen_pair_shown": "The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; you "
-                              "show {shown}.",
-    "pile.frozen_pair_short_wild": "The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; "
-                                   "you show {shown} natural and {wilds}; a wild card does not count.",
-    "pile.frozen_pair_short": "The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; you "
-                              "show {shown}.",
+    "pile.frozen_pair_shown": "The pile is frozen ({why}), so you need two natural {rank:pl} from your hand, and "
+                              "you show them.",
+    "pile.frozen_pair_short_wild": ("The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; "
+                                    "you show only one, and a wild card ({wilds}) does not count.",
+                                    "The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; "
+                                    "you show none, and a wild card ({wilds}) does not count."),
+    "pile.frozen_pair_short": ("The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; you "
+                               "show only one.",
+                               "The pile is frozen ({why}), so you need two natural {rank:pl} from your hand; you "
+                               "show none."),
     "pile.natural_pair": "You show a natural pair of {rank:pl} for the top card.",
     "pile.one_natural_not_wild": "You show one natural {rank} and {others}, which is not wild; the top card needs a "
                                  "natural pair, or a natural card and a wild card.",
@@ -176,12 +189,12 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "go_out.no_canasta_needed": "The rules make no canasta a condition of going out.",
     "go_out.canasta_this_turn": "A canasta completed this turn counts for going out.",
     "go_out.canasta_before_turn": "The canasta must be complete before the turn you go out.",
-    "go_out.canastas": ("Your team has {count} canasta; {need} needed to go out.",
-                        "Your team has {count} canastas; {need} needed to go out."),
-    "go_out.keep_card": ("You would keep {count} card and could not discard without going out, but your team lacks "
+    "go_out.canastas": ("Your team has one canasta; {need:word} needed to go out.",
+                        "Your team has {count:word} canastas; {need:word} needed to go out."),
+    "go_out.keep_card": ("You would keep one card and could not discard without going out, but your team lacks "
                          "the canastas to go out: it has {have} and needs {need}.",
-                         "You would keep {count} cards and could not discard without going out, but your team lacks "
-                         "the canastas to go out: it has {have} and needs {need}."),
+                         "You would keep {count:word} cards and could not discard without going out, but your team "
+                         "lacks the canastas to go out: it has {have} and needs {need}."),
     "go_out.may_go_out": "Your team has its canastas, so it may go out.",
     "go_out.cards_left": ("{count} card would stay in your hand ({cards}); going out gets rid of every card.",
                           "{count} cards would stay in your hand ({cards}); going out gets rid of every card."),
@@ -189,8 +202,14 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "go_out.by_refused": "You go out by {how}, which the rules do not allow.",
     "go_out.last_discard": "Discarding your last card goes out, as the rules allow.",
     "go_out.last_discard_refused": "Discarding your last card goes out; the rules do not allow that.",
+    "go_out.partner_said_no": "You asked your partner whether you may go out, and the answer was no; the answer "
+                              "binds, so you may not go out this turn.",
+    "go_out.partner_said_yes": "You asked your partner whether you may go out, and the answer was yes; the answer "
+                               "binds, so you must go out this turn.",
+    "go_out.partner_answer_free": "Your partner's answer does not bind you.",
     "concealed.adds_to_partner": "it adds to the partner's melds",
     "concealed.no_canasta": "it lays down no complete canasta",
+    "concealed.ends_with_discard": "it ends with a discard",
     "discard.red_three": "{card} is a red three: it is laid out at once, never kept or discarded.",
     # --- consequences -------------------------------------------------------------------------
     "consequence.round_ends": "The stock is empty, so the round ends here.",
@@ -205,7 +224,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "consequence.no_canasta_all_negative": "Your team has no canasta this round: all its points in the round, on "
                                            "the table and in hand, count as minus.",
     "consequence.take_rest": ("Take the other card of the pile into your hand.",
-                              "Take the other {count} cards of the pile into your hand."),
+                              "Take the other {count:word} cards of the pile into your hand."),
     "consequence.pile_only_top": "The pile held only its top card.",
     "consequence.rest_next_turn": "Only the top card may be used this turn; the rest of the pile waits for your "
                                   "next turn.",
@@ -213,18 +232,21 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "consequence.concealed_depends": "Whether this go-out earns the bonus for going out concealed depends on {fact}.",
     "consequence.not_concealed": "This is not a concealed go-out ({reasons}): no bonus for it.",
     "consequence.concealed": "You go out concealed: your team scores the extra {bonus} points for it.",
+    "consequence.concealed_disputed": "Whether this go-out counts as concealed, for the extra {bonus} points, "
+                                      "depends on how the text is read: it defines going out concealed as melding "
+                                      "the whole hand in one go, and this go-out ends with a discard.",
     "consequence.wild_freezes": "The wild card {card} freezes the pile for everyone; lay it crosswise.",
     "consequence.black_three_freezes": "The black three freezes the pile until it is taken.",
     "consequence.black_three_blocks": "The black three blocks the pile for the next player.",
     # --- deciding across readings ---------------------------------------------------------------
     "reading.if": "if {points}",
     "reading.says": "{reading}: {says:clause}",
-    "reading.not_checked": "not checked",
-    "reading.whichever": "Either way ({points}): {readings}",
-    "reading.depends": "This depends on {points}: {readings}",
+    "reading.not_checked": "not assessed",
+    "reading.whichever": "Whichever way the text is read: {readings}.",
+    "reading.depends": "This depends on how the text is read: {readings}.",
     "reading.verdict": "{reading}: {verdict}",
     "reading.number": "the rules give {value} for {parameter}",
-    "open_point.question": "Your table decides {parameter}:",
+    "open_point.question": "Settle this at your table: {parameter}.",
     # --- summaries ----------------------------------------------------------------------------
     "summary.legal": "Allowed under {variant}: you may {action}.",
     "summary.illegal": "Not allowed under {variant}: {reasons}",
@@ -311,11 +333,14 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.unknown_variant": "There are no rules called {variant}; known: {known}.",
     "error.card_code": "“{code}” is not a card (a rank from A, K, Q, J, 10 down to 2 and a suit S, H, D or C, or "
                        "the letters J and K together for a joker).",
-    "error.too_many_copies": "The deck of {variant} holds {limit} of {card}; this is one more.",
+    "error.too_many_copies": "The deck of {variant} holds only {limit:word} copies of {card}, so this one is one "
+                             "too many.",
+    "error.too_many_jokers": "The deck of {variant} holds only {limit:word} jokers, so this one is one too many.",
     "error.too_many_red_threes": "{count} red threes in all, but the deck of {variant} holds {limit}.",
     "error.players_required": "Say how many play: {variant} scores {supported} players differently.",
     "error.players_unsupported": "{variant} has rules for {supported} players, not {players}.",
     "error.drew": "This must be empty (not drawn yet), the stock or the pile.",
+    "error.partner_answer": "This must be yes or no (or empty, when the player did not ask).",
     "error.action_type": "This is not an action the rules know; one of {types}.",
     "error.discard_without_card": "A discard names its card.",
     "error.meld_without_melds": "A meld lays down at least one meld or addition.",
@@ -327,6 +352,22 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
                                   "table yet.",
     "error.pile_cards_without_take": "Cards can come from the pile this turn only when the player took the pile.",
     "error.more_than_deck": "More than the {limit} cards of the deck of {variant}.",
+    # --- tables that cannot happen (adjudicator.rules.possible) ---------------------------------------
+    "table.stock_after_deal": "The stock cannot hold {count} cards: of the {deck} cards, {players} players are dealt "
+                              "{each} each and one is turned up, which leaves at most {most}.",
+    "table.stock_beside_table": "The stock cannot hold {count} cards while the table shows {shown} of the {deck} "
+                                "cards.",
+    "table.whose_team": "your team",
+    "table.whose_opponents": "the opponents",
+    "table.two_melds_of_a_rank": "Melds {first} and {second} of {whose} are both of {rank:pl}, and a team has only "
+                                 "one meld of each rank.",
+    "table.band_needs_canasta": "On {score} points the opening must include a canasta, and a canasta stays on the "
+                                "table, so {whose} cannot have melds without one.",
+    "table.partner_answer_alone": "With {players} players everyone plays alone, so there is no partner to ask.",
+    "table.pile_left_after_take": "The pile was taken this turn, and taking it takes the whole pile, so none can be "
+                                  "left.",
+    "table.red_three_in_pile": "{card} cannot lie this high in the pile: a red three is laid out at once and never "
+                               "discarded, so it lies in the pile only as a card turned up at the start.",
     "error.teams_and_rounds": "Give the teams of one round or the rounds of a game, not both.",
     "error.teams_or_rounds": "Give the teams of one round or the rounds of a game.",
     "error.empty_list": "This must not be empty.",
@@ -345,8 +386,6 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.round_after_game_over": "The game ended after round {round} (a team reached the target); no round "
                                    "follows it.",
     "error.alone_went_out_with_cards": "{team} plays alone and went out, so no card can be left in hand.",
-    "error.band_needs_canasta": "{team} starts the round on {score} points, where the opening must include a "
-                                "canasta, so its melds cannot lack one.",
     "error.rule_failed": "{explanation}[[ The rule: {quotes}]][[ House rule: {house_rules}.]]",
     "quote": "“{text}”",
     "house_rule.value": "{parameter}: {value}",
@@ -391,6 +430,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "value.band_canasta": "from {low}: a canasta",
     # --- cards -----------------------------------------------------------------------------------
     "card.joker": "Joker",
+    # the court cards' letters where a card is shown (Q♥): each language's own (D♥ for dam, dame)
+    "card.rank.J": "J",
+    "card.rank.Q": "Q",
     # --- options ---
     "options.group.draw": "Draw from the stock",
     "options.group.take_pile": "Take the discard pile",
@@ -419,6 +461,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "options.go_out.discard_only": "Go out by discarding your last card, {card}.",
     "options.discard.card": "Discard {card}.",
 }
+
+# Small numbers as words, for counts in running text ({count:word}); larger ones stay figures.
+NUMBERS: tuple[str, ...] = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                            "eleven", "twelve")
 
 # Ranks by name: singular and plural ("a natural nine", "two natural nines").
 RANKS: dict[str, tuple[str, str]] = {
@@ -481,7 +527,7 @@ def _flat() -> dict[str, str | tuple[str, str]]:
     for name, words in PARAMS.items():
         out[f"param.{name}"] = words["point"]
         out[f"param.{name}.about"] = words["about"]
-        for key in ("yes", "no"):
+        for key in ("yes", "no", "reading"):  # "reading": one value of a figure, as a clause
             if key in words:
                 out[f"param.{name}.{key}"] = words[key]
         for choice, text in words.get("choices", {}).items():
@@ -492,6 +538,7 @@ def _flat() -> dict[str, str | tuple[str, str]]:
         out[f"rank.{rank}.pl"] = many
     out.update({f"fact{path}": text for path, text in FACTS.items()})
     out.update({f"word.{code}": text for code, text in WORDS.items()})
+    out.update({f"number.{n}": text for n, text in enumerate(NUMBERS)})
     return out
 
 

@@ -7,7 +7,9 @@ For each parameter of :mod:`adjudicator.model.parameters`:
 * ``about``: one sentence saying what it means (shown beside a variant's value);
 * ``yes`` / ``no`` (true/false parameters): what the rule says when it holds or not,
   as a clause that fits "if ..." ("twos are wild" / "twos are not wild");
-* ``choices`` (one-of parameters): what each value says, the same way.
+* ``choices`` (one-of parameters): what each value says, the same way;
+* ``reading`` (figures read two ways): one value as that clause, ``{value}`` standing for it
+  ("the first meld below zero needs 50", not "the rules give 50 for ...").
 
 These English texts are the source of the translations, like :mod:`adjudicator.words.catalogue`.
 """
@@ -70,6 +72,10 @@ PARAMS: dict[str, dict] = {
     "meld.one_per_rank": {"point": "whether a team may have two melds of the same rank",
                           "about": "A team may hold only one meld of each rank; more cards go onto it.",
                           "yes": "a team has one meld of each rank", "no": "a team may start a second meld of a rank"},
+    "meld.add_to_opponents": {"point": "whether a player may add cards to the opponents' melds",
+                              "about": "Whether cards may be added to the opponents' melds, or only to the team's own.",
+                              "yes": "a player may add to the opponents' melds",
+                              "no": "a player adds only to the team's own melds"},
     "canasta.min_cards": {"point": "how many cards make a canasta", "about": "Cards that make a meld a canasta."},
     "canasta.wild_makes_mixed": {"point": "whether a wild card makes a natural canasta mixed",
                                  "about": "Adding a wild card to a natural canasta makes it mixed.",
@@ -103,7 +109,8 @@ PARAMS: dict[str, dict] = {
                       "about": "The first meld's minimum card value by the team's total score; a band may demand "
                                "a canasta."},
     "opening.negative": {"point": "the opening minimum below zero",
-                         "about": "The first meld's minimum card value when the team's score is below zero."},
+                         "about": "The first meld's minimum card value when the team's score is below zero.",
+                         "reading": "the first meld below zero needs {value}"},
     "opening.melds_together": {"point": "whether several melds count together toward the opening",
                                "about": "Several melds laid down together count together toward the minimum.",
                                "yes": "several melds count together toward the opening",
@@ -184,14 +191,18 @@ PARAMS: dict[str, dict] = {
                             "about": "A player may go out by melding all but one card and discarding it.",
                             "yes": "a player may go out by discarding the last card",
                             "no": "a player may not go out by discarding the last card"},
-    "go_out.ask_partner": {"point": "whether a player may ask the partner before going out",
+    "go_out.ask_partner": {"point": "whether the partner's answer to a request to go out binds",
                            "about": "A player may ask the partner for leave to go out; the answer binds.",
-                           "yes": "a player may ask the partner, and the answer binds",
-                           "no": "a player may not ask the partner"},
+                           "yes": "the partner's answer binds",
+                           "no": "the partner's answer does not bind"},
     "concealed.allowed": {"point": "whether going out concealed earns a bonus",
                           "about": "Going out concealed (the whole hand in one turn, nothing melded before) earns a "
                                    "bonus.",
                           "yes": "going out concealed earns a bonus", "no": "going out concealed earns no bonus"},
+    "concealed.discard_allowed": {"point": "whether going out concealed may end with a discard",
+                                  "about": "A concealed go-out may meld all but one card and discard the last.",
+                                  "yes": "a concealed go-out may end with a discard",
+                                  "no": "a concealed go-out melds the whole hand, without a discard"},
     "concealed.needs_canasta_in_turn": {"point": "whether a concealed go-out must lay down a whole canasta",
                                         "about": "A concealed go-out must lay down a complete canasta that turn.",
                                         "yes": "a concealed go-out must lay down a whole canasta",

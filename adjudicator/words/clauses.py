@@ -24,4 +24,6 @@ def statement(name: str, value: Any) -> Message:
         return msg(f"param.{name}.{'yes' if value else 'no'}")
     if isinstance(value, str) and value in words_of.get("choices", {}):
         return msg(f"param.{name}.{value}")
+    if "reading" in words_of:  # a figure said as the clause a person would use ("the first meld ... needs 50")
+        return msg(f"param.{name}.reading", value=ParamValue(name, value))
     return msg("reading.number", parameter=Param(name), value=ParamValue(name, value))

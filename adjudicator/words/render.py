@@ -10,8 +10,8 @@ settle, missing facts as what they are, numbers in the language's format,
 plurals by count. Codes never reach the words; they stay in the message.
 
 Templates are ``str.format`` text with two additions: ``{x:pl}`` puts a rank
-in the plural and ``{x:cap}`` capitalises, and ``[[ ... ]]`` marks a part
-left out when an argument inside it is empty.
+in the plural, ``{x:cap}`` capitalises and ``{x:word}`` says a small count in
+words, and ``[[ ... ]]`` marks a part left out when an argument inside it is empty.
 """
 
 from __future__ import annotations
@@ -38,7 +38,9 @@ DEFAULT_LANGUAGE = "en"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+COURT_LETTERS = ("J", "Q")  # court cards whose letter differs by language (the king's K does not)
 _OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.S)
+_NUMBER_WORDS = 13  # 0..12 are said in words where a template asks for {x:word}
 
 
 @lru_cache(maxsize=None)
@@ -111,7 +113,7 @@ def _plain(ruling: Ruling, variant, lang: str) -> str:
         failed = [f.message for f in ruling.findings if f.passed is False]
         if not failed:  # decided across readings: what fails under each
             failed = [m for r in ruling.readings for m in r.messages]
-        reasons = " ".join(dict.fromkeys(render(m, lang) for m in failed))
+        reasons = " ".join(dict.fromkeys(sentence(render(m, lang)) for m in failed))
         return render(msg("summary.illegal", variant=variant, reasons=reasons), lang)
     parts = []
     if ruling.missing:
@@ -119,6 +121,15 @@ def _plain(ruling: Ruling, variant, lang: str) -> str:
     if ruling.not_stated:
         parts.append(msg("summary.not_settled", parameters=Items(tuple(Param(n) for n in ruling.not_stated), ", ")))
     return render(msg("summary.undetermined", variant=variant, action=action, reasons=Items(tuple(parts))), lang)
+
+
+def sentence(said: str) -> str:
+    """A clause closed as a sentence, so that the next one never runs on from it ("... you show one. This
+    holds either way ..."): a full stop unless it already ends with one (or another closing mark)."""
+    end = said.rstrip()
+    if not end or end[-1] in ".!?:…" or end.endswith((".”", ".»", ".\"", ".)")):
+        return end
+    return end + "."
 
 
 def requirement_message(need: Requirement) -> Message:
@@ -200,6 +211,8 @@ class _Formatter:
             return said[0].upper() + said[1:]
         if spec == "clause":  # a sentence used inside another: no full stop of its own
             return said[:-1] if said.endswith(".") else said
+        if spec == "word" and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < _NUMBER_WORDS:
+            return text(f"number.{value}", self.lang)  # a small count in running text: "two", not "2"
         return said
 
     def _words(self, value: Any, spec: str) -> str:
@@ -253,7 +266,10 @@ def card(code: str, lang: str) -> str:
     """A card for people: 9♥, 10♠, Joker."""
     if code == "JK":
         return text("card.joker", lang)
-    return code[:-1] + SUITS.get(code[-1], code[-1])
+    rank = code[:-1]
+    if rank in COURT_LETTERS:  # the letter a player of this language reads on the card: Kn, D, B
+        rank = text(f"card.rank.{rank}", lang)
+    return rank + SUITS.get(code[-1], code[-1])
 
 
 def fact(pointer: str, lang: str) -> str:
