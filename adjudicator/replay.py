@@ -1,11 +1,12 @@
 """A whole round replayed move by move under one variant; the first illegal move is flagged with its ruling.
 
-:func:`replay` takes a log -- the deal (hands in seat order, the discard pile,
+:func:`replay` takes a log (:class:`~adjudicator.model.requests.Log`, read by
+:func:`adjudicator.input.replay_log.replay_request`) -- the deal (hands in seat order, the discard pile,
 the stock's count) and the moves, each ``{player, action, cards?}`` with the
 action exactly as ``/v1/adjudicate`` takes it and, for a draw, the cards it
 brought -- and plays it on a table: hands, pile, each team's melds and red
 threes, who has drawn, the first time round. Each move is ruled by the engine
-(:func:`adjudicator.engine.rule`) in the situation the table stands in, then
+(:func:`adjudicator.rules.engine.rule`) in the situation the table stands in, then
 applied. The replay stops at the first move the engine finds illegal, or that
 the log cannot hold (a card the player does not have, a move out of turn, a
 draw without its cards): that move is ``first_illegal``, with its ruling or
@@ -24,48 +25,21 @@ hands as dealt, before their replacements, which are then not in the log).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action
-from .cards import is_red_three
-from .engine import rule
-from .errors import AdjudicatorError, ImpossibleInput, MalformedRequest, issue
-from .findings import ILLEGAL, Ruling
-from .judge import Judge, MissingFact, NotStated
-from .melds import sure_rank
-from .options_hand import known
-from .messages import Cards, Message, msg
-from . import shape
-from .parse import action as parse_action, card_list, players as parse_players, rules as parse_rules
-from .situation import Side, Situation
-from .turn import by_players
-from .scoring import score_payload
-from .variants import Variant
+from .model.cards import is_red_three
+from .model.errors import AdjudicatorError
+from .model.findings import ILLEGAL, Ruling
+from .model.messages import Cards, Message, msg
+from .model.requests import Log, Move
+from .model.situation import Side, Situation
 
-
-@dataclass(frozen=True)
-class Move:
-    """One move of the log: the seat, the action, and what a draw brought from the stock."""
-
-    player: int
-    action: Action
-    cards: tuple[str, ...] | None = None
-    body: dict = field(default_factory=dict, compare=False)  # the action's JSON, to replay or quote
-
-
-@dataclass(frozen=True)
-class Log:
-    """A parsed log: the rules (house rules applied), the players, the deal and the moves."""
-
-    rules: Variant
-    players: int
-    scores: tuple[int, ...]
-    hands: tuple[tuple[str, ...], ...]
-    pile: tuple[str, ...]
-    stock_count: int
-    moves: tuple[Move, ...]
-    payload: dict = field(default_factory=dict, compare=False)
+from .rules.engine import rule
+from .rules.judge import known
+from .rules.melds import sure_rank
+from .rules.judge import Judge, MissingFact, NotStated
+from .rules.turn import by_players, team_count
 
 
 @dataclass(frozen=True)
@@ -119,64 +93,14 @@ class Replay:
 
 
 # ----------------------------------------------------------------------------------------------
-# Reading the log
-
-
-def replay_request(payload: Any, variants: dict[str, Variant]) -> Log:
-    """Parse a log: its shape (:func:`adjudicator.shape.check`), then what the shape cannot say (a hand per
-    player, a score per team, seats at this table, card codes): a malformed log raises
-    :class:`MalformedRequest`, one no table can hold :class:`ImpossibleInput`, with pointers to its faults."""
-    payload = shape.check(payload, "replay", variants)
-    rules = parse_rules(variants, payload)
-    players = parse_players(rules, payload.get("players"), "/players", required=True)
-    deal = payload["deal"]
-    faults: list = []
-    if len(deal["hands"]) != players:
-        faults.append(issue("/deal/hands", "error.replay_hands", players=players))
-    hands = tuple(card_list(h, f"/deal/hands/{i}", faults) for i, h in enumerate(deal["hands"]))
-    pile = card_list(deal.get("discard_pile") or [], "/deal/discard_pile", faults)
-    teams = _teams(rules, players)
-    scores = payload.get("scores")
-    if scores is None:
-        scores = [0] * teams
-    elif len(scores) != teams:
-        faults.append(issue("/scores", "error.replay_scores", teams=teams))
-    moves, malformed = [], False
-    for i, raw in enumerate(payload["moves"]):
-        at = f"/moves/{i}"
-        if raw["player"] >= players:
-            faults.append(issue(f"{at}/player", "error.replay_seat", players=players))
-            continue
-        try:
-            act = parse_action(raw["action"], f"{at}/action")
-        except (MalformedRequest, ImpossibleInput) as e:
-            faults += list(e.issues)
-            malformed = malformed or isinstance(e, MalformedRequest)
-            continue
-        cards = raw.get("cards")
-        if cards is not None:
-            cards = card_list(cards, f"{at}/cards", faults)
-        moves.append(Move(raw["player"], act, cards, raw["action"]))
-    if faults:  # a log of the right shape that no table can hold is impossible, not malformed
-        raise (MalformedRequest if malformed else ImpossibleInput)(faults)
-    return Log(rules, players, tuple(scores), hands, pile, deal["stock_count"], tuple(moves), payload)
-
-
-def _teams(rules: Variant, players: int) -> int:
-    try:
-        size = by_players(Judge(rules), Situation(players=players), "players.team_size")
-    except (MissingFact, NotStated):
-        size = 1
-    return max(1, players // max(1, size))
-
-
-# ----------------------------------------------------------------------------------------------
 # Replaying
 
 
-def replay(log: Log, variants: dict[str, Variant] | None = None) -> Replay:
-    """Rule and apply each move of ``log`` in turn, stopping at the first illegal one."""
-    teams = _teams(log.rules, log.players)
+def replay(log: Log) -> Replay:
+    """Rule and apply each move of ``log`` in turn, stopping at the first illegal one. A round that ended
+    carries the ``/v1/score`` body of its table (``score_request``); :func:`adjudicator.input.payloads.replay_payload`
+    also scores it, as ``/v1/score`` does."""
+    teams = team_count(log.rules, log.players)
     table = new_table(log, teams)
     entries: list[Entry] = []
     first = None
@@ -192,13 +116,7 @@ def replay(log: Log, variants: dict[str, Variant] | None = None) -> Replay:
             break
     ended = table.over
     request = _score_request(log, table, teams) if ended else None
-    sheet = error = None
-    if request is not None and variants is not None:
-        try:
-            sheet = score_payload(request, variants)
-        except AdjudicatorError as e:  # a card value the text does not give, ...: /v1/score says so too
-            error = e
-    return Replay(log.rules.id, tuple(entries), first, table, teams, ended, request, sheet, error)
+    return Replay(log.rules.id, tuple(entries), first, table, teams, ended, request)
 
 
 def new_table(log: Log, teams: int) -> Table:
@@ -225,7 +143,19 @@ def situation_of(log: Log, table: Table, teams: int, seat: int) -> Situation:
         opponents=Side(log.scores[opponent], tuple(tuple(m) for m in table.melds[opponent]),
                        table.red_threes[opponent]),
         hand=tuple(table.hands[seat]), has_melded=table.melded[seat], drew=table.drew,
-        cards_from_pile=table.from_pile)
+        cards_from_pile=_still_held(table.from_pile, table.hands[seat]))
+
+
+def _still_held(from_pile, hand) -> tuple[str, ...]:
+    """The cards taken from the pile this turn that are still in the hand (those already laid lie on the table,
+    where the take's own ruling counted them)."""
+    left = Counter(hand)
+    kept = []
+    for card in from_pile:
+        if left[card]:
+            left[card] -= 1
+            kept.append(card)
+    return tuple(kept)
 
 
 def step(log: Log, table: Table, teams: int, index: int, move: Move) -> Entry:

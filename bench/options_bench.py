@@ -36,9 +36,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
-from adjudicator.cards import RANKS, SUITS  # noqa: E402
-from adjudicator.options import legal_moves  # noqa: E402
-from adjudicator.parse import options_request  # noqa: E402
+from adjudicator.model.cards import RANKS, SUITS  # noqa: E402
+from adjudicator.options.listing import legal_moves  # noqa: E402
+from adjudicator.input.parse import options_request  # noqa: E402
 from adjudicator.variants import load_all  # noqa: E402
 from web_api import serialize  # noqa: E402
 from web_api.options_api import LIMIT  # noqa: E402

@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from adjudicator.replay import replay, replay_request  # noqa: E402
+from adjudicator.input.payloads import replay_payload  # noqa: E402
 from adjudicator.variants import load_all  # noqa: E402
 from selfplay import play  # noqa: E402
 
@@ -41,7 +41,7 @@ def main() -> None:
     variants = load_all()
     logs = {vid: closest(variants, vid, args.moves) for vid in variants if 4 in variants[vid].value("players.supported")}
     for body in logs.values():  # warm the caches
-        replay(replay_request(body, variants), variants)
+        replay_payload(body, variants)
     gc.collect()
     gc.freeze()
     print(f"replay of one round, in process, one core ({args.runs} runs each; gc.freeze() after loading):")
@@ -49,7 +49,7 @@ def main() -> None:
         samples = []
         for _ in range(args.runs):
             start = time.process_time()
-            result = replay(replay_request(body, variants), variants)
+            result = replay_payload(body, variants)
             samples.append(time.process_time() - start)
         samples.sort()
         p50 = statistics.median(samples) * 1000

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import random
 
-from adjudicator.cards import RANKS, SUITS, is_red_three
-from adjudicator.findings import LEGAL
-from adjudicator.options import legal_moves
-from adjudicator.options_body import action_body
-from adjudicator.replay import Move, new_table, replay_request, situation_of, step
+from adjudicator.model.cards import RANKS, SUITS, is_red_three
+from adjudicator.model.findings import LEGAL
+from adjudicator.options.listing import legal_moves
+from adjudicator.options.body import action_body
+from adjudicator.input.replay_log import replay_request
+from adjudicator.model.requests import Move
+from adjudicator.replay import new_table, situation_of, step
 
 MAX_MOVES = 400  # a round that has not ended by then is cut (the log is still replayed)
 

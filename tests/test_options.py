@@ -14,19 +14,22 @@ legal ones to be exactly the listed ones.
 from __future__ import annotations
 
 import random
+from itertools import product
 from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.cards import RANKS, SUITS, is_red_three
-from adjudicator.engine import rule
-from adjudicator.findings import ILLEGAL, LEGAL, UNDETERMINED
-from adjudicator.melds import sure_rank
-from adjudicator.options import AFTER_DRAW, BEFORE_DRAW, legal_moves
-from adjudicator.parse import action as parse_action, options_request, ruling_request
-from adjudicator.situation import NOT_GIVEN
+from adjudicator.model.actions import Action, Add
+from adjudicator.model.cards import RANKS, SUITS, is_red_three
+from adjudicator.rules.engine import rule
+from adjudicator.model.findings import ILLEGAL, LEGAL, UNDETERMINED
+from adjudicator.rules.melds import sure_rank
+from adjudicator.options.listing import AFTER_DRAW, BEFORE_DRAW, legal_moves
+from adjudicator.options.body import action_body
+from adjudicator.input.parse import action as parse_action, options_request, ruling_request
+from adjudicator.model.situation import NOT_GIVEN, Side, Situation
 from adjudicator.variants import load_all
 
 VARIANTS = load_all()
@@ -83,12 +86,19 @@ def situations(draw, vid: str, max_hand: int = 8) -> dict:
     if naturals and rng.random() < 0.6:
         pile += take(lambda c, r=rng.choice(naturals)[:-1]: c != "JK" and c[:-1] == r, 1)
     drew = rng.choice([None, None, "stock", "stock", "pile", NOT_GIVEN])
+    if drew == "pile":  # a pile taken this turn is gone, and its top card lies in a meld of the team
+        cards += pile
+        pile = []
+        drew = drew if melds else "stock"
+    score = rng.choice(SCORES)
+    if melds and score >= 6000 and not any(len(m) >= 7 for m in melds):
+        score -= 3000  # da-ludo's top band opens only with a canasta, and a canasta stays on the table
     situation = {
         "players": rng.choice(VARIANTS[vid].value("players.supported")),
         "first_round": not melds and rng.random() < 0.15,
         "stock_count": rng.choice([0, 1, 30, 30, 30]),
         "discard_pile": pile,
-        "team": {"score": rng.choice(SCORES), "melds": melds, "red_threes": rng.randint(0, 1)},
+        "team": {"score": score, "melds": melds, "red_threes": rng.randint(0, 1)},
         "opponents": {"score": 0, "melds": [], "red_threes": 0},
         "player": {"hand": hand, "has_melded": bool(melds) and rng.random() < 0.5},
     }
@@ -291,9 +301,10 @@ def test_going_out_without_a_canasta(vid):
         assert group.possible is False and failing(group.blocked) == {"go_out.canasta_required"}
 
 
-# concealed: sv-classic and sv-gamerules allow it outright; no-pagat needs a canasta laid in the turn;
-# da-ludo has no concealed going out
-CONCEALED = {"da-ludo": False, "no-pagat": False, "sv-classic": True, "sv-gamerules": True}
+# concealed: sv-classic allows it outright; sv-gamerules defines it as melding the whole hand in one go, so a
+# go-out ending with a discard is concealed only under one reading (None: it depends); no-pagat needs a canasta
+# laid in the turn; da-ludo has no concealed going out
+CONCEALED = {"da-ludo": False, "no-pagat": False, "sv-classic": True, "sv-gamerules": None}
 
 
 @pytest.mark.parametrize("vid", IDS)
@@ -376,7 +387,7 @@ def test_melds_and_additions_by_rank(vid):
 
 
 def test_cards_from_the_pile_wait_for_the_next_turn_in_da_ludo():
-    situation = table(turn={"drew": "pile", "cards_from_pile": ["7D", "7H"]},
+    situation = table(turn={"drew": "pile", "cards_from_pile": ["7D", "7H"]}, discard_pile=[],
                       player={"hand": ["9H", "9S", "9C", "7D", "7H", "7S", "5C"], "has_melded": True})
     ludo = keys(moves("da-ludo", situation), "meld")
     assert "meld:9" in ludo and "meld:7" not in ludo  # one own seven is no meld
@@ -417,3 +428,28 @@ def test_an_opening_that_hangs_on_the_figure_below_zero():
     assert nines.action.melds == (("9H", "9S", "9S"),) and nines.verdict == UNDETERMINED
     assert "opening.negative" in nines.ruling.not_stated
     assert {r.verdict for r in nines.ruling.readings} == {LEGAL, ILLEGAL}
+
+
+# --- one opening requirement: what the listing reports is what the search plans for ---------------
+
+@pytest.mark.parametrize("vid", sorted(VARIANTS))
+def test_the_listing_and_the_search_agree_on_the_opening_requirement(vid):
+    """Every variant, scores across every band (and none given), melds none, given empty or laid: the listing's
+    ``requirement`` and the search's target are one answer; with no score or no melds given it is None (no
+    guess), where the search used to plan for a score of 0 or for a team that has not opened."""
+    from adjudicator.options.hand import view
+    from adjudicator.options.needs import opening_requirement
+    rules = VARIANTS[vid]
+    hand = ("9H", "9S", "9D", "KH", "KS", "JK", "5C", "5D", "5S")
+    seen = []
+    # the laid meld is a canasta: a team on 6,000 or more in da-ludo cannot have melds without one
+    canasta = ("QH", "QS", "QD", "QC", "QH", "QS", "QD")
+    for score, melds in product((None, -150, 0, 1600, 3200, 6200), (None, (), (canasta,))):
+        situation = Situation(players=4, hand=hand, drew="stock", team=Side(score=score, melds=melds))
+        listed = legal_moves(situation, rules).requirement
+        planned = opening_requirement(view(situation, rules, True), situation)
+        assert listed == planned, (score, melds)
+        if score is None or melds != ():
+            assert listed is None, (score, melds)
+        seen.append(listed)
+    assert any(r is not None for r in seen)  # the grid does reach the bands

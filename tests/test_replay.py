@@ -15,13 +15,15 @@ import random
 
 import pytest
 
-from adjudicator.cards import RANKS, SUITS
-from adjudicator.errors import AdjudicatorError
-from adjudicator.findings import ILLEGAL, LEGAL
-from adjudicator.engine import rule
-from adjudicator.parse import action as parse_action
-from adjudicator.replay import replay, replay_request, situation_of
-from adjudicator.scoring import score_payload
+from adjudicator.model.cards import RANKS, SUITS
+from adjudicator.model.errors import AdjudicatorError
+from adjudicator.model.findings import ILLEGAL, LEGAL
+from adjudicator.rules.engine import rule
+from adjudicator.input.parse import action as parse_action
+from adjudicator.input.payloads import replay_payload
+from adjudicator.input.replay_log import replay_request
+from adjudicator.replay import situation_of
+from adjudicator.input.payloads import score_payload
 from adjudicator.variants import load_all
 from selfplay import play
 from web_api import serialize
@@ -34,7 +36,7 @@ LOGS = {(vid, seed): play(VARIANTS, vid, seed, house_rules=HOUSE.get(vid))
 
 
 def replayed(body):
-    return replay(replay_request(body, VARIANTS), VARIANTS)
+    return replay_payload(body, VARIANTS)
 
 
 @pytest.mark.parametrize("vid, seed", list(LOGS))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
-from adjudicator.render import DEFAULT_LANGUAGE, LANGUAGES
+from adjudicator.words.render import DEFAULT_LANGUAGE, LANGUAGES
 
 DEFAULT = DEFAULT_LANGUAGE
 ALIASES = {"no": "nb", "nn": "nb", "nob": "nb", "nno": "nb", "swe": "sv", "dan": "da", "eng": "en"}

@@ -1,8 +1,8 @@
 """``POST /v1/options``: what may I do? Every move open to the player in one situation, each with its ruling.
 
 The body is ``{variant, situation, house_rules?, lang?}`` -- what ``/v1/adjudicate``
-takes, without the action. :mod:`adjudicator.parse` checks it and
-:func:`adjudicator.options.legal_moves` lists the options; each carries the
+takes, without the action. :mod:`adjudicator.input.parse` checks it and
+:func:`adjudicator.options.listing.legal_moves` lists the options; each carries the
 ``action`` to send to ``/v1/adjudicate`` and the ruling the engine gives it.
 
 A group can hold hundreds of distinct moves; the answer gives each group's
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from adjudicator.messages import msg
-from adjudicator.options import legal_moves
-from adjudicator.parse import options_request
+from adjudicator.model.messages import msg
+from adjudicator.options.listing import legal_moves
+from adjudicator.input.parse import options_request
 
 from . import serialize
 from .compare_api import bad_query, query_choice

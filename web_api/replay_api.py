@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.render import render, summary
-from adjudicator.replay import replay, replay_request
+from adjudicator.words.render import render, summary
+from adjudicator.input.payloads import replay_payload
 
 from . import serialize
 from .language import current_language
@@ -25,9 +25,7 @@ bp = Blueprint("replay", __name__, url_prefix="/v1")
 
 @bp.post("/replay")
 def replay_log():
-    variants = loaded_variants()
-    log = replay_request(json_body(), variants)
-    return jsonify(replayed(replay(log, variants), current_language()))
+    return jsonify(replayed(replay_payload(json_body(), loaded_variants()), current_language()))
 
 
 def replayed(r, lang: str) -> dict:

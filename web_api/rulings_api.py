@@ -1,7 +1,7 @@
 """``POST /v1/adjudicate`` (one ruling under one variant) and ``GET /v1/rules`` (the rule ids rulings cite).
 
 The body must be a JSON object (:func:`web_api.problems.json_body`);
-:mod:`adjudicator.parse` checks its shape and what only the rules can say and
+:mod:`adjudicator.input.parse` checks its shape and what only the rules can say and
 raises the engine's typed errors, which :mod:`web_api.problems` turns into problems.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.engine import rule
-from adjudicator.parse import ruling_request
+from adjudicator.rules.engine import rule
+from adjudicator.input.parse import ruling_request
 
 from . import serialize
 from .language import current_language

@@ -52,7 +52,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, Response, current_app, request
 
-from adjudicator.messages import msg
+from adjudicator.model.messages import msg
 
 from .problems import problem_response
 from .request_id import HEADER as REQUEST_ID_HEADER
