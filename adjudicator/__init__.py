@@ -33,6 +33,7 @@ from .model.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, 
 from .model.findings import Finding, Ruling
 from .model.situation import Side, Situation
 from .options.listing import Option, OptionGroup, Options, legal_moves
+from .replay import Replay, replay
 from .rules.engine import rule
 from .rules.table_check import check_table, table_problems
 from .scoring import GameSheet, RoundSheet, score
@@ -40,7 +41,8 @@ from .variants import Variant, load_all
 from .words.render import render, summary
 
 AT_THE_EDGE = {"ruling_request": "input.parse", "options_request": "input.parse", "score_request": "input.parse",
-               "compare_request": "input.parse", "adjudicate": "input.payloads", "score_payload": "input.payloads"}
+               "compare_request": "input.parse", "adjudicate": "input.payloads", "score_payload": "input.payloads",
+               "replay_request": "input.replay_log", "replay_payload": "input.payloads"}
 
 
 def __getattr__(name: str):
@@ -54,5 +56,6 @@ __all__ = ["Action", "ActionType", "Add", "AdjudicatorError", "CardError", "Comp
            "ImpossibleInput", "MalformedRequest", "Option", "OptionGroup", "Options", "RoundSheet", "Ruling",
            "RuleIllegal", "RuleNotStated", "Side", "Situation", "Status", "UnknownVariant", "Variant", "Verdict",
            "adjudicate", "apply_house_rules", "check_table", "compare", "compare_request", "legal_moves", "load_all",
-           "options_request", "parse_card", "render", "rule", "ruling_request", "score", "score_payload",
+           "options_request", "parse_card", "render", "Replay", "replay", "replay_payload", "replay_request", "rule",
+           "ruling_request", "score", "score_payload",
            "score_request", "summary", "table_problems"]

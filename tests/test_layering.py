@@ -25,7 +25,7 @@ LAYERS = (
     ("words",),
     ("variants",),
     ("rules",),
-    ("options", "scoring", "predicates", "citefill"),
+    ("options", "scoring", "predicates", "citefill", "replay"),
     ("compare", "input"),
 )
 MAX_DEPTH = 6

@@ -45,8 +45,8 @@ from flask import Flask
 
 from adjudicator.variants import load_all
 
-from . import (batch_api, caching, compare_api, compression, language, meta_api, options_api, page, rulings_api,
-               scoring_api, security, variants_api)
+from . import (batch_api, caching, compare_api, compression, language, meta_api, options_api, page, replay_api,
+               rulings_api, scoring_api, security, variants_api)
 from .jsonio import OrjsonProvider
 from .phrases import register_phrases
 from .problems import register_error_handlers
@@ -115,5 +115,6 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(compare_api.bp)
     app.register_blueprint(batch_api.bp)
     app.register_blueprint(options_api.bp)
+    app.register_blueprint(replay_api.bp)
     app.register_blueprint(page.bp)  # the phone page: / and /web/<file>
     return app

@@ -46,6 +46,7 @@ PHRASES: dict[str, str] = {
     "detail.connection_closed": "the connection closed before the body was complete",
     "detail.query_repeated": "{name} is given {count} times; give it once.",
     "detail.query_choice": "{name} must be one of {allowed}, not {given}.",
+    "detail.query_number": "{name} must be a whole number from {low} to {high}, not {given}.",
     "detail.origin": "This origin may not call the service from a browser.",
     "detail.more_errors": ("And 1 more problem.", "And {count} more problems."),
     "detail.internal": "The server failed to handle this request; the error has been logged.",

@@ -386,9 +386,12 @@ def option(o, lang: str) -> dict:
     return out
 
 
-def option_group(g, lang: str) -> dict:
+def option_group(g, lang: str, limit: int | None = None, offset: int = 0) -> dict:
+    """A group with its ``count`` of options and the page ``offset``/``limit`` of them (all by default)."""
+    page = g.options[offset:None if limit is None else offset + limit]
     out = {"kind": g.kind, "phase": g.phase, "heading": render(g.message, lang), "drew": g.drew,
-           "assumed": g.assumed, "possible": g.possible, "options": [option(o, lang) for o in g.options]}
+           "assumed": g.assumed, "possible": g.possible, "count": g.count, "complete": g.complete,
+           "offset": offset, "options": [option(o, lang) for o in page]}
     if g.blocked is not None:
         out["blocked"] = ruling(g.blocked, lang)
     if g.missing:
@@ -396,13 +399,13 @@ def option_group(g, lang: str) -> dict:
     return out
 
 
-def options(o, lang: str) -> dict:
+def options(o, lang: str, limit: int | None = None, offset: int = 0, only: str | None = None) -> dict:
     need = o.requirement
     return {"variant": o.variant, "phase": o.phase,
             "opening_requirement": None if need is None else {
                 "points": need.points, "canasta_required": need.canasta_required,
                 "text": render(requirement_message(need), lang), **_standing(need, lang)},
-            "groups": [option_group(g, lang) for g in o.groups]}
+            "groups": [option_group(g, lang, limit, offset) for g in o.groups if only in (None, g.kind)]}
 
 
 def option_difference(d, lang: str) -> dict:

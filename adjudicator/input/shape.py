@@ -40,6 +40,7 @@ MAX_PENALTIES = 100
 MAX_HOUSE_RULES = 200
 MAX_VARIANTS = 64
 MAX_PLAYERS = 12
+MAX_LOG_MOVES = 2000  # moves in one replayed log (a round of four rarely takes 200)
 RANK_MAX_LENGTH = 4
 MAX_LANGUAGE_LENGTH = 35
 
@@ -171,8 +172,27 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
         requests = BoundedList(fields.Raw(allow_none=True), MAX_BATCH, min_length=1, required=True)
         lang = lang_field()
 
+    class Deal(StrictSchema):  # /v1/replay: the round as dealt
+        hands = BoundedList(card_list(), MAX_PLAYERS, required=True)
+        discard_pile = card_list()
+        stock_count = StrictInteger(required=True, validate=Range(min=0, max=max_cards))
+
+    class LogMove(StrictSchema):
+        player = StrictInteger(required=True, validate=Range(min=0, max=MAX_PLAYERS - 1))
+        action = fields.Nested(Action, required=True)
+        cards = card_list(allow_none=True)
+
+    class Replay(StrictSchema):
+        variant = variant_id_field(required=True)
+        players = players_field()
+        house_rules = house_rules_field()
+        lang = lang_field()
+        scores = BoundedList(StrictInteger(validate=Range(min=-MAX_SCORE, max=MAX_SCORE)), MAX_TEAMS)
+        deal = fields.Nested(Deal, required=True)
+        moves = BoundedList(fields.Nested(LogMove), MAX_LOG_MOVES, required=True)
+
     return {"adjudicate": Adjudicate(), "score": Score(), "compare": Compare(), "options": OptionsRequest(),
-            "batch": Batch()}
+            "batch": Batch(), "replay": Replay()}
 
 
 def caps(variants: dict[str, Variant]) -> tuple[int, int]:

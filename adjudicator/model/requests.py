@@ -8,7 +8,7 @@ names it without importing it, since the variant loader stands above the model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .actions import Action
 from .errors import AdjudicatorError
@@ -79,3 +79,27 @@ class CompareRequest:
     kind: str
     variants: tuple[str, ...]
     asked: tuple[RulingRequest | OptionsRequest | ScoreRequest | AdjudicatorError, ...]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move of the log: the seat, the action, and what a draw brought from the stock."""
+
+    player: int
+    action: Action
+    cards: tuple[str, ...] | None = None
+    body: dict = field(default_factory=dict, compare=False)  # the action's JSON, to replay or quote
+
+
+@dataclass(frozen=True)
+class Log:
+    """A parsed log: the rules (house rules applied), the players, the deal and the moves."""
+
+    rules: Variant
+    players: int
+    scores: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    pile: tuple[str, ...]
+    stock_count: int
+    moves: tuple[Move, ...]
+    payload: dict = field(default_factory=dict, compare=False)

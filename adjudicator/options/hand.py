@@ -14,7 +14,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
 from ..model.cards import JOKER, RANKS, is_black_three, is_red_three, rank
-from ..rules.judge import Judge, answer, value_param, wild_param
+from ..rules.judge import Judge, answer, known, value_param, wild_param
 from ..rules.melds import check_meld
 from ..model.messages import msg
 from ..model.situation import Situation
@@ -30,12 +30,6 @@ _SUBJECT = msg("subject.this_meld")
 # one new house-rule combination adds 100-700 (issue 24).
 FITS_CACHE_SIZE = 4096
 _FITS: OrderedDict[tuple, bool] = OrderedDict()
-
-
-def known(rules: Variant, name: str, default=None):
-    """A parameter's value where the text (or the table) settles it, else ``default``."""
-    entry = rules.params[name]
-    return entry.value if entry.settled else default
 
 
 class Shape:

@@ -19,6 +19,7 @@ the rulings sort them out.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..model.actions import Action
@@ -30,6 +31,7 @@ from ..rules.melds import sure_rank
 from ..model.messages import Message, msg
 from ..rules.opening import Requirement, team_requirement
 from .body import action_body
+from .complete import complete
 from .going_out import go_out_slots
 from .hand import view
 from .melds import meld_slots
@@ -68,7 +70,7 @@ class Option:
 
     key: str
     kind: str  # draw | take_pile | meld | add | opening | go_out | discard
-    way: str
+    way: str  # how the search found it; ``every`` for a move the complete walk adds
     message: Message
     action: Action
     ruling: Ruling
@@ -86,6 +88,35 @@ class Option:
         return action_body(self.action)
 
 
+class Listing(Sequence):
+    """A group's options, in order: those already made, then the complete walk's, each made (its action
+    built, its words and ruling) only when it is read -- a page of a long group costs the page."""
+
+    def __init__(self, made, pending: list[tuple], make):
+        self._made = list(made)
+        self._pending = pending  # (verdict, () -> (move, ruling))
+        self._make = make
+        self._done: dict[int, Option] = {}
+        self.verdicts = [o.verdict for o in self._made] + [verdict for verdict, _ in pending]
+
+    def __len__(self) -> int:
+        return len(self._made) + len(self._pending)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if index < len(self._made):
+            return self._made[index]
+        at = index - len(self._made)
+        if at not in self._done:
+            self._done[at] = self._make(*self._pending[at][1]())
+        return self._done[at]
+
+
 @dataclass(frozen=True)
 class OptionGroup:
     """The options of one kind, in the phase of the turn ``drew`` stands for (``assumed``: the request did
@@ -98,10 +129,15 @@ class OptionGroup:
     drew: str | None
     assumed: bool
     possible: bool | None
-    options: tuple[Option, ...]
+    options: Sequence[Option]
     blocked: Ruling | None
     message: Message
     missing: tuple[str, ...] = ()
+    complete: bool = True  # False: the walk stopped at its bound; more moves may exist than are listed
+
+    @property
+    def count(self) -> int:
+        return len(self.options)
 
 
 @dataclass(frozen=True)
@@ -154,6 +190,8 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> l
             merge(slots[kind], found)
             attempts.setdefault(kind, attempt)
     cache: dict[Action, Ruling] = {}
+    readings = search_rules(situation, rules, after)
+    memo: dict = {}  # the complete walk's layouts, shared by the meld and go-out groups
     out = []
     for kind in GROUPS[phase]:
         if kind != "draw" and situation.hand is None:
@@ -161,12 +199,14 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> l
                                    (situation.base + HAND,)))
             continue
         out.append(_group(situation, rules, kind, phase, assumed, list(slots[kind].values()), attempts.get(kind),
-                          cache))
+                          cache, readings, memo))
     return out
 
 
 def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed: bool, slots: list[Slot],
-           attempt: Action | None, cache: dict) -> OptionGroup:
+           attempt: Action | None, cache: dict, readings: list[Variant], memo: dict) -> OptionGroup:
+    """The group's options: the search's own proposals first (the most useful moves, with stable keys),
+    then every other distinct legal move the complete walk finds (:mod:`adjudicator.options_complete`)."""
     options: list[Option] = []
     seen: set[Action] = set()
     for slot in slots:
@@ -174,14 +214,23 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
         if option is not None and option.action not in seen:
             seen.add(option.action)
             options.append(option)
+    options, more, whole = complete(situation, rules, kind, readings, options,
+                                    lambda a: _ruled(situation, rules, a, cache), memo)
+    unopened = not situation.team.melds
+
+    def option(c, ruling) -> Option:
+        return Option(c.key, c.kind, "every", c.message, c.action, ruling, c.rank, _cards(c.action),
+                      _points(ruling) if unopened and kind != "discard" else None,
+                      _concealed(ruling) if kind == "go_out" else None)
+    options = Listing(options, more, option)
     blocked = None
     if not options:
         attempt = attempt or (slots[0].candidates[0].action if slots and slots[0].candidates else None)
         if attempt is not None:
             blocked = _ruled(situation, rules, attempt, cache)
-    possible = True if any(o.verdict == LEGAL for o in options) else (None if options else False)
-    return OptionGroup(kind, phase, situation.drew, assumed, possible, tuple(options), blocked,
-                       msg(f"options.group.{kind}"))
+    possible = True if LEGAL in options.verdicts else (None if options else False)
+    return OptionGroup(kind, phase, situation.drew, assumed, possible, options, blocked,
+                       msg(f"options.group.{kind}"), complete=whole)
 
 
 def _decide(situation: Situation, rules: Variant, slot: Slot, cache: dict) -> Option | None:
@@ -215,6 +264,15 @@ def _ruled(situation: Situation, rules: Variant, action: Action, cache: dict) ->
     if ruling is None:
         ruling = cache[action] = rule_checked(situation, action, rules)
     return ruling
+
+
+def _points(ruling: Ruling) -> int | None:
+    """What an opening counts, as its ruling worked it out."""
+    for finding in ruling.findings:
+        if finding.rule == "opening.minimum" and finding.message is not None:
+            points = finding.message.args.get("points")
+            return points if isinstance(points, int) else None
+    return None
 
 
 def _concealed(ruling: Ruling) -> bool | None:

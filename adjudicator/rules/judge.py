@@ -288,3 +288,9 @@ def answer(rules: Variant, question: Callable[[Judge], Any], players: int | None
         return question(Judge(rules, players))
     except (NotStated, MissingFact):
         return None
+
+
+def known(rules: Variant, name: str, default=None):
+    """A parameter's value where the text (or the table) settles it, else ``default``."""
+    entry = rules.params[name]
+    return entry.value if entry.settled else default

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from .judge import Judge, NotStated
+from .judge import Judge, MissingFact, NotStated
 from ..model.messages import Word
 from .pile import forced_take
 from ..model.situation import Situation
+from ..variants import Variant
 
 
 def by_players(judge: Judge, situation: Situation, name: str) -> int:
@@ -17,6 +18,16 @@ def by_players(judge: Judge, situation: Situation, name: str) -> int:
     if count not in table:
         raise NotStated(name)
     return table[count]
+
+
+def team_count(rules: Variant, players: int) -> int:
+    """How many teams ``players`` players form under ``rules`` (``players.team_size``; one each where the text
+    gives no team size for that count)."""
+    try:
+        size = by_players(Judge(rules), Situation(players=players), "players.team_size")
+    except (MissingFact, NotStated):
+        size = 1
+    return max(1, players // max(1, size))
 
 
 def check_drew(judge: Judge, situation: Situation, want_drawn: bool) -> None:

@@ -460,6 +460,21 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "options.go_out.with_discard": "Go out: meld {melds} and discard {card}.",
     "options.go_out.discard_only": "Go out by discarding your last card, {card}.",
     "options.discard.card": "Discard {card}.",
+    "options.move.lay": "Lay out: {parts}.",
+    "replay.out_of_turn": "It is not player {seat}'s turn: player {expected} plays now.",
+    "replay.not_held": "The player does not hold {cards}.",
+    "replay.draw_without_cards": "The log does not say which cards this draw brought.",
+    "replay.stock_short": "The draw brings {count} cards, but the stock holds only {stock}.",
+    "replay.cards_not_drawn": "Only a draw from the stock brings cards; this move does not draw.",
+    "replay.draw_count": "The draw brings {count} cards ({reds} of them red threes), but a player draws {wanted}, "
+                         "and one more for each red three.",
+    "replay.round_over": "The round is over: a player has gone out.",
+    "error.replay_hands": "Give one list of cards per player: {players} lists.",
+    "error.replay_scores": "Give one score per team: {teams} numbers.",
+    "error.replay_seat": "A player is a seat number from 0 to one less than the {players} players.",
+    "options.move.take": "Take the pile with {cards}[[, and lay out: {parts}]].",
+    "options.move.part_meld": "meld {cards}",
+    "options.move.part_add": "add {cards} to your meld of {rank:pl}",
 }
 
 # Small numbers as words, for counts in running text ({count:word}); larger ones stay figures.
