@@ -36,8 +36,8 @@ from web_api import DEFAULT_MAX_CONTENT_LENGTH, create_app
 from web_api.problems import PROBLEM_BASE
 from web_api.request_id import MAX_LENGTH
 from adjudicator.variants import load_all
-from adjudicator.render import words
-from adjudicator.shape import MAX_ROUNDS
+from adjudicator.words.render import words
+from adjudicator.input.shape import MAX_ROUNDS
 
 MAX_CARDS = max(v.deck_size for v in load_all().values())  # the largest loaded deck caps every card list
 from web_api.security import API_CSP, PAGE_CSP, parse_origins
@@ -216,11 +216,12 @@ def test_a_whole_deck_is_at_the_cap_and_one_more_card_is_over_it(client):
     deck = [r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "HSDC"] * 2
     deck += ["JK"] * 6  # da-ludo's 110 cards
     assert len(deck) == MAX_CARDS
-    body = {"variant": "da-ludo", "situation": {"discard_pile": deck}, "action": {"type": "draw"}}
+    # in the hand: a pile holding red threes above its first card is a table that cannot happen
+    body = {"variant": "da-ludo", "situation": {"player": {"hand": deck}}, "action": {"type": "draw"}}
     assert post_json(client, "/v1/adjudicate", body).status_code == 200
-    body["situation"]["discard_pile"].append("JK")
+    body["situation"]["player"]["hand"].append("JK")
     problem = assert_problem(post_json(client, "/v1/adjudicate", body), 422, "validation-failed")
-    assert problem["errors"] == [{"pointer": "/situation/discard_pile", "detail": "Longer than maximum length 110."}]
+    assert problem["errors"] == [{"pointer": "/situation/player/hand", "detail": "Longer than maximum length 110."}]
 
 
 def _nest(depth: int, kind: str) -> str:

@@ -24,10 +24,10 @@ import json
 
 from flask import Blueprint, Response, jsonify, request
 
-from adjudicator.compare import compare as compare_variants
-from adjudicator.messages import Message, msg
-from adjudicator.matrix import matrix as build_matrix
-from adjudicator.parse import compare_request
+from adjudicator.compare.comparison import compare as compare_variants
+from adjudicator.model.messages import Message, msg
+from adjudicator.compare.matrix import matrix as build_matrix
+from adjudicator.input.parse import compare_request
 
 from . import serialize
 from .language import current_language

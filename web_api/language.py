@@ -21,7 +21,7 @@ from flask import request
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from adjudicator.render import DEFAULT_LANGUAGE, LANGUAGES
+from adjudicator.words.render import DEFAULT_LANGUAGE, LANGUAGES
 
 DEFAULT = DEFAULT_LANGUAGE
 ALIASES = {"no": "nb", "nn": "nb", "nob": "nb", "nno": "nb", "swe": "sv", "dan": "da", "eng": "en"}

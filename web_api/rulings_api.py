@@ -2,7 +2,7 @@
 
 The body must be a JSON object (:func:`web_api.problems.json_body`); ``?words=none`` or
 ``Prefer: return=minimal`` asks for the ruling without its words (:func:`web_api.compare_api.wants_words`).
-:mod:`adjudicator.parse` checks its shape and what only the rules can say and
+:mod:`adjudicator.input.parse` checks its shape and what only the rules can say and
 raises the engine's typed errors, which :mod:`web_api.problems` turns into problems.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.engine import rule
-from adjudicator.parse import ruling_request
+from adjudicator.rules.engine import rule
+from adjudicator.input.parse import ruling_request
 
 from . import serialize
 from .compare_api import wants_words

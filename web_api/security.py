@@ -53,7 +53,7 @@ from urllib.parse import urlsplit, urlunsplit
 from flask import Flask, Response, current_app, request
 from werkzeug.datastructures import Headers
 
-from adjudicator.messages import msg
+from adjudicator.model.messages import msg
 
 from . import caching, compare_api, compression
 from .language import current_language, says_language

@@ -1,7 +1,7 @@
 """JSON from the engine's typed results: the one place answers become JSON documents.
 
 Every function takes a typed result and the reader's language and returns a
-JSON-ready ``dict``; words come from :mod:`adjudicator.render`. Citations are
+JSON-ready ``dict``; words come from :mod:`adjudicator.words.render`. Citations are
 the same objects again and again, so their dicts are built once per process.
 
 What is the same from one answer to the next is made once and handed out again (never changed
@@ -17,23 +17,21 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
 
-from adjudicator.compare import Comparison, RuleDifference, ScoreDifference, VariantResult
-from adjudicator.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated,
+from adjudicator.compare.comparison import Comparison, RuleDifference, ScoreDifference, VariantResult
+from adjudicator.model.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated,
                                 UnknownVariant)
-from adjudicator.findings import Finding, HouseRuleUsed, Interpretation, Ruling
-from adjudicator.matrix import MatrixRow
-from adjudicator.messages import (Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word, code_of,
-                                  jsonable)
-from adjudicator.parameters import PARAMETERS
-from adjudicator.readings import statement
-from adjudicator.render import render, requirement_message, summary, words
-from adjudicator.rules import RULES
+from adjudicator.model.findings import Finding, HouseRuleUsed, Interpretation, Ruling
+from adjudicator.compare.matrix import MatrixRow
+from adjudicator.model.messages import (Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word,
+                                        code_of, jsonable)
+from adjudicator.model.parameters import PARAMETERS
+from adjudicator.words.clauses import statement
+from adjudicator.words.render import render, requirement_message, summary, words
+from adjudicator.model.rule_ids import RULES
 from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, TeamScore
 from adjudicator.variants import Citation, Entry, Variant, translated
 
-from . import phrases  # noqa: F401 -- problem titles are catalogue texts
 
 MAX_ERRORS = 50  # a problem lists at most this many faults; ``error_count`` then says how many there were
 DETAIL_ERRORS = 3  # how many problems the one-paragraph ``detail`` spells out
@@ -339,8 +337,18 @@ def next_opening(o: NextOpening, lang: str) -> dict:
         out["text"] = words_for("opening.next_canasta", lang)
     else:
         out["text"] = words_for("opening.next", lang, points=o.points)
+    out["status"] = o.status
+    if o.status != "stated" and not o.undetermined:
+        out["note"] = translated(o.note, o.notes, lang)
     out.update(_sources(o.citations, o.house_rules))
     return out
+
+
+def _standing(need, lang: str) -> dict:
+    """An opening figure's status, and the variant's note where the text does not state it outright."""
+    if need.status == "stated":
+        return {"status": "stated"}
+    return {"status": need.status, "note": translated(need.note, need.notes, lang)}
 
 
 def team_score(t: TeamScore, lang: str) -> dict:
@@ -395,7 +403,7 @@ def _field_error(issue, lang: str) -> dict:
 
 def problem_members(error: AdjudicatorError, lang: str) -> dict:
     """The RFC 9457 members of an engine error (``type`` is the slug; the web layer makes it a URI)."""
-    status, slug = PROBLEMS[type(error)]
+    status, slug = next(PROBLEMS[c] for c in type(error).__mro__ if c in PROBLEMS)  # CardError: ImpossibleInput
     title = words(f"title.{slug}", lang)
     issues = error.issues
     errors = [_field_error(i, lang) for i in issues[:MAX_ERRORS]]
@@ -544,9 +552,12 @@ def option(o, lang: str) -> dict:
     return out
 
 
-def option_group(g, lang: str) -> dict:
+def option_group(g, lang: str, limit: int | None = None, offset: int = 0) -> dict:
+    """A group with its ``count`` of options and the page ``offset``/``limit`` of them (all by default)."""
+    page = g.options[offset:None if limit is None else offset + limit]
     out = {"kind": g.kind, "phase": g.phase, "heading": render(g.message, lang), "drew": g.drew,
-           "assumed": g.assumed, "possible": g.possible, "options": [option(o, lang) for o in g.options]}
+           "assumed": g.assumed, "possible": g.possible, "count": g.count, "complete": g.complete,
+           "offset": offset, "options": [option(o, lang) for o in page]}
     if g.blocked is not None:
         out["blocked"] = ruling(g.blocked, lang)
     if g.missing:
@@ -554,13 +565,13 @@ def option_group(g, lang: str) -> dict:
     return out
 
 
-def options(o, lang: str) -> dict:
+def options(o, lang: str, limit: int | None = None, offset: int = 0, only: str | None = None) -> dict:
     need = o.requirement
     return {"variant": o.variant, "phase": o.phase,
             "opening_requirement": None if need is None else {
                 "points": need.points, "canasta_required": need.canasta_required,
-                "text": render(requirement_message(need), lang)},
-            "groups": [option_group(g, lang) for g in o.groups]}
+                "text": render(requirement_message(need), lang), **_standing(need, lang)},
+            "groups": [option_group(g, lang, limit, offset) for g in o.groups if only in (None, g.kind)]}
 
 
 def option_difference(d, lang: str) -> dict:
