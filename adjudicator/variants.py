@@ -240,7 +240,7 @@ def default_dir() -> Traversable:
 def load_variant(path: Path | Traversable, folder: Path | Traversable | None = None) -> Variant:
     """Load and verify one variant file (its source text is in ``folder``, default: the file's own);
     raise :class:`VariantError` on any fault."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: 10x faster
     if not isinstance(data, dict):
         raise VariantError(f"{path.name}: not a mapping")
     try:

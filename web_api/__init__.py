@@ -15,7 +15,8 @@ Layout:
 * :mod:`web_api.rulings_api` -- ``/v1/adjudicate`` and ``/v1/rules``.
 * :mod:`web_api.scoring_api` -- ``/v1/score``.
 * :mod:`web_api.compare_api` -- ``/v1/compare`` and ``/v1/matrix``.
-* :mod:`web_api.security` -- security headers, caching, CORS on every response.
+* :mod:`web_api.security` -- security headers, caching, CORS on every response: the one
+  ``after_request`` hook, which also says the language and calls revalidation and compression.
 * :mod:`web_api.caching`, :mod:`web_api.compression` -- ETags and 304s; gzip and brotli.
   (:mod:`web_api.workers` is gunicorn's worker class, not part of the app.)
 * :mod:`web_api.request_id` -- the ``X-Request-ID`` of each request.
@@ -45,8 +46,8 @@ from flask import Flask
 
 from adjudicator.variants import load_all
 
-from . import (batch_api, caching, compare_api, compression, language, meta_api, options_api, page, replay_api,
-               rulings_api, scoring_api, security, variants_api)
+from . import (batch_api, compare_api, meta_api, options_api, page, replay_api, rulings_api, scoring_api, security,
+               variants_api)
 from .jsonio import OrjsonProvider
 from .phrases import register_phrases
 from .problems import register_error_handlers
@@ -104,10 +105,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     register_phrases()  # the problem texts join the engine's catalogue
     register_error_handlers(app)
-    compression.init_app(app)  # after_request hooks run in reverse order: compression last,
-    caching.init_app(app)  # after the ETag of the uncompressed body, after the security headers
-    security.init_app(app)  # first, so its hooks see every request (preflights end here)
-    language.init_app(app)
+    security.init_app(app)  # first, so its hooks see every request (preflights end here); its one
+    # after_request hook also says the language and runs revalidation and compression (web_api.security)
+    app.before_request(compare_api.words_first)  # ?words= and Prefer, read before the body
     app.register_blueprint(meta_api.bp)
     app.register_blueprint(variants_api.bp)
     app.register_blueprint(rulings_api.bp)

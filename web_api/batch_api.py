@@ -38,6 +38,7 @@ batch passes it on to :func:`_ruling` and :func:`_score` (issue 23).
 from __future__ import annotations
 
 import math
+from functools import partial
 import time
 from typing import Any, Callable, Iterator
 
@@ -55,6 +56,7 @@ from adjudicator.scoring import score
 from adjudicator.variants import Variant
 
 from . import jsonio, serialize
+from .compare_api import wants_words
 from .language import current_language
 from .problems import ApiProblem, json_body, problem_type
 from .variants_api import loaded_variants
@@ -242,9 +244,9 @@ def _batch(answer: Callable[[Any, dict, str], dict], cost: Callable[[Any, dict],
     return Response(stream, mimetype="application/json")
 
 
-def _ruling(item: Any, variants: dict, lang: str) -> dict:
+def _ruling(item: Any, variants: dict, lang: str, words: bool = True) -> dict:
     asked = ruling_request(item, variants)
-    return {"ruling": serialize.ruling(rule(asked.situation, asked.action, asked.rules), lang)}
+    return {"ruling": serialize.ruling(rule(asked.situation, asked.action, asked.rules), lang, words)}
 
 
 def _score(item: Any, variants: dict, lang: str) -> dict:
@@ -253,7 +255,8 @@ def _score(item: Any, variants: dict, lang: str) -> dict:
 
 @bp.post("/adjudicate/batch")
 def adjudicate_batch():
-    return _batch(_ruling, ruling_cost)
+    # the answer is streamed after the request's context has gone: what the request asks is read now
+    return _batch(partial(_ruling, words=wants_words()), ruling_cost)
 
 
 @bp.post("/score/batch")

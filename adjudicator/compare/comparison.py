@@ -157,15 +157,16 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
             and all(e.same_as(raised[0]) for e in raised):
         raise raised[0]  # every variant says the same: the request's own fault
     answered = [r for r in results if r.problem is None]
+    loaded = all(ruled[vid] is variants.get(vid) for vid in ruled)  # no house rules: the shared variants
     if request.kind == "options":
         found, differences = compare_options([(r.variant, asked[r.variant], r.options) for r in answered])
         groups = tuple(Group(tuple(ids), options=keys) for keys, ids in found)
     elif request.kind == "ruling":
         groups = _ruling_groups(answered)
-        differences = _ruling_differences(answered, ruled)
+        differences = _ruling_differences(answered, ruled, loaded)
     else:
         groups = _score_groups(answered)
-        differences = _score_differences(answered, ruled)
+        differences = _score_differences(answered, ruled, loaded)
     return Comparison(request.kind, request.variants, tuple(results), len(groups) <= 1, groups, differences)
 
 
@@ -196,8 +197,47 @@ def shown(rules: Variant, name: str) -> ParameterShown:
     return ParameterShown(name, entry.value, entry.shown_status)
 
 
-def _why(names: list[str], ruled: dict[str, Variant], ids: list[str]) -> tuple[tuple[str, ...], Message]:
-    """The parameters among ``names`` whose values differ, and a message naming each variant's value."""
+def shown_all(rules: Variant, names: tuple[str, ...]) -> tuple[ParameterShown, ...]:
+    """:func:`shown` for each name, made once per variant (its ``cite_cache``) and set of names."""
+    key = ("shown", names)
+    hit = rules.cite_cache.get(key)
+    if hit is None:
+        hit = rules.cite_cache[key] = tuple(shown(rules, n) for n in names)
+    return hit
+
+
+def cited_once(rules: Variant, names: tuple[str, ...]) -> tuple[Citation, ...]:
+    """The citations behind ``names`` (:func:`adjudicator.judge.cited`), made once per variant and set of names."""
+    key = ("cited", names)
+    hit = rules.cite_cache.get(key)
+    if hit is None:
+        hit = rules.cite_cache[key] = cited(rules, names)[0]
+    return hit
+
+
+_WHY: dict[tuple, tuple] = {}  # (names, variant ids) -> _why's answer, for the loaded variants as they are
+_WHY_MAX = 4096
+
+
+def _why(names: list[str], ruled: dict[str, Variant], ids: list[str],
+         loaded: bool = False) -> tuple[tuple[str, ...], Message]:
+    """The parameters among ``names`` whose values differ, and a message naming each variant's value.
+
+    ``loaded``: the variants are the loaded ones, without house rules, so the answer depends on the
+    names and ids alone and is made once.
+    """
+    if not loaded:
+        return _why_made(names, ruled, ids)
+    key = (tuple(names), tuple(ids))
+    hit = _WHY.get(key)
+    if hit is None:
+        if len(_WHY) >= _WHY_MAX:
+            _WHY.clear()
+        hit = _WHY[key] = _why_made(names, ruled, ids)
+    return hit
+
+
+def _why_made(names: list[str], ruled: dict[str, Variant], ids: list[str]) -> tuple[tuple[str, ...], Message]:
     differing, parts = [], []
     for name in names:
         values = {vid: shown(ruled[vid], name) for vid in ids}
@@ -227,7 +267,8 @@ def _outcome(findings: list[Finding]) -> Any:
     return True
 
 
-def _ruling_differences(answered: list[VariantResult], ruled: dict[str, Variant]) -> tuple[RuleDifference, ...]:
+def _ruling_differences(answered: list[VariantResult], ruled: dict[str, Variant],
+                        loaded: bool = False) -> tuple[RuleDifference, ...]:
     if len(answered) < 2:
         return ()
     ids = [r.variant for r in answered]
@@ -247,8 +288,8 @@ def _ruling_differences(answered: list[VariantResult], ruled: dict[str, Variant]
                 names += finding.parameters
                 names += [h.parameter for h in finding.house_rules]
                 names += finding.open_on
-        names = list(dict.fromkeys(names))
-        differing, why = _why(names, ruled, ids)
+        names = tuple(dict.fromkeys(names))
+        differing, why = _why(names, ruled, ids, loaded)
         entries = []
         for vid in ids:
             findings = per[vid]
@@ -258,9 +299,9 @@ def _ruling_differences(answered: list[VariantResult], ruled: dict[str, Variant]
                 citations = _unique_citations([c for f in findings for c in f.citations])
             else:
                 explanation = _not_checked(vid, rule_id, rulings[vid], ruled[vid])
-                citations = cited(ruled[vid], names)[0]
+                citations = cited_once(ruled[vid], names)
             entries.append(RuleDifferenceEntry(vid, _outcome(findings), explanation,
-                                               tuple(shown(ruled[vid], n) for n in names), citations,
+                                               shown_all(ruled[vid], names), citations,
                                                tuple(h for f in findings for h in f.house_rules)))
         out.append(RuleDifference(rule_id, tuple(names), differing, why, tuple(entries)))
     # the deciding differences first: a rule whose own parameters differ and that fails somewhere, then the
@@ -313,7 +354,8 @@ def _score_lines(sheet) -> dict[tuple, ScoreLine]:
     return lines
 
 
-def _score_differences(answered: list[VariantResult], ruled: dict[str, Variant]) -> tuple[ScoreDifference, ...]:
+def _score_differences(answered: list[VariantResult], ruled: dict[str, Variant],
+                       loaded: bool = False) -> tuple[ScoreDifference, ...]:
     if len(answered) < 2:
         return ()
     ids = [r.variant for r in answered]
@@ -333,15 +375,15 @@ def _score_differences(answered: list[VariantResult], ruled: dict[str, Variant])
             if line:
                 names += line.parameters
                 names += [h.parameter for h in line.house_rules]
-        names = list(dict.fromkeys(names))
-        differing, why = _why(names, ruled, ids)
+        names = tuple(dict.fromkeys(names))
+        differing, why = _why(names, ruled, ids, loaded)
         entries = []
         for vid in ids:
             line = lines[vid].get(key)
             entries.append(ScoreDifferenceEntry(
                 vid, line is not None, line.count if line else None, line.points if line else None,
-                tuple(shown(ruled[vid], n) for n in names),
-                line.citations if line else cited(ruled[vid], names)[0], line.house_rules if line else ()))
-        out.append(ScoreDifference(team, item, round_index, tuple(names), differing, why, tuple(entries)))
+                shown_all(ruled[vid], names),
+                line.citations if line else cited_once(ruled[vid], names), line.house_rules if line else ()))
+        out.append(ScoreDifference(team, item, round_index, names, differing, why, tuple(entries)))
     return tuple(out)
 
