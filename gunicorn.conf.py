@@ -46,7 +46,9 @@ bind = f"0.0.0.0:{int(os.environ.get('PORT') or 8000)}"
 # welcome (TLS, many thousands of idle connections), but no longer needed to survive slow clients.
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2)
 worker_class = "web_api.workers.ProblemGeventWorker"
-# Connections one worker holds at once (greenlets); beyond that, new ones wait in the listen backlog.
+# Connections one worker serves at once (greenlets). One more is answered at once with a 503 problem
+# and Retry-After (web_api/workers.py), so thousands of slow clients cannot leave new ones waiting
+# unseen in the listen backlog; 500 slow connections were harmless, 2,000 exhausted two workers.
 worker_connections = 1000
 
 # Load the app (and verify every variant's citations) once in the master: a broken
@@ -57,8 +59,22 @@ preload_app = True
 # A worker that does not report for `timeout` s (a request computing that long) is killed and
 # replaced. web_api/workers.py also gives each request body `timeout` s to arrive (then a 408).
 timeout = 30
+# A batch stops computing at its own deadline, below this (web_api/batch_api.py: the rest of its
+# items are marked not done), and yields to the worker's other connections as it goes, so no valid
+# request reaches this timeout (issue 24).
+#
 # Less than Kubernetes' terminationGracePeriodSeconds (30) minus the preStop pause (5) in deploy/.
+# On SIGTERM a worker first accepts what waits in the listen backlog, then serves it and the
+# requests in progress for up to this long (web_api/workers.py), so nothing queued is reset.
 graceful_timeout = 20
+# An answer is written in 64 KiB pieces, each of which the client must take within 10 s
+# (ANSWER_WRITE_TIMEOUT in web_api/workers.py); a client that stops reading is then dropped.
+
+# A safety net, not a memory fix (every cache keyed by request data is bounded: issue 24): a worker
+# is replaced after 100,000-110,000 requests (the jitter keeps the two from restarting together).
+# The master preloads the app, so a new worker is a fork, ready at once.
+max_requests = 100_000
+max_requests_jitter = 10_000
 # Seconds an idle keep-alive connection stays open, and (gevent worker) the time a request's line
 # and headers have to arrive: a client that trickles its headers is disconnected after 5 s.
 keepalive = 5

@@ -1,39 +1,34 @@
 """Public predicates: the engine's questions one at a time, for programs that build on it.
 
 In the manner of python-chess (``board.is_legal(move)``) and pokerkit (``can_x``
-returns a bool, ``verify_x`` raises with the reason). Each takes typed input and
+returns a bool, ``verify_x`` beside it raises :class:`~adjudicator.model.errors.RuleIllegal`
+with the reason). Card codes are normalised as the model's types do (``"th"`` is the ten
+of hearts; a code that names no card is a :class:`~adjudicator.model.cards.CardError`). Each takes typed input and
 ``rules`` (a :class:`~adjudicator.variants.Variant`, with any house rules applied
-by :func:`adjudicator.house_rules.apply`). Where the answer depends on a fact the
+by :func:`adjudicator.input.house_rules.apply`). Where the answer depends on a fact the
 situation lacks or a point the text leaves open, a ``can_``/``is_`` predicate
-answers ``None`` ("cannot say"); the full :class:`~adjudicator.findings.Ruling`
-of :func:`adjudicator.engine.rule` says why.
+answers ``None`` ("cannot say"); the full :class:`~adjudicator.model.findings.Ruling`
+of :func:`adjudicator.rules.engine.rule` says why.
 
-The rulings are built from these same checks (:mod:`adjudicator.pile`,
-:mod:`adjudicator.melds`, :mod:`adjudicator.opening`, :mod:`adjudicator.going_out`).
+The rulings are built from these same checks (:mod:`adjudicator.rules.pile`,
+:mod:`adjudicator.rules.melds`, :mod:`adjudicator.rules.opening`, :mod:`adjudicator.rules.going_out`).
 """
 
 from __future__ import annotations
 
-from .actions import Action
-from .engine import rule
-from .errors import RuleNotStated, issue
-from .findings import Finding, LEGAL, ILLEGAL
-from .judge import Judge, MissingFact, NotStated
-from .melds import check_meld, is_canasta as _is_canasta
-from .messages import Cards, Param, msg
-from .opening import Requirement, opening_value as _opening_value, requirement
-from .pile import frozen_reasons
-from .situation import Situation
-from .turn import by_players
+from .model.actions import Action
+from .rules.engine import rule
+from .model.cards import parse, parse_all
+from .model.errors import RuleIllegal, RuleNotStated, issue
+from .model.findings import Finding, LEGAL, ILLEGAL
+from .rules.judge import Judge, MissingFact, NotStated, answer
+from .rules.melds import check_meld, is_canasta as _is_canasta
+from .model.messages import Cards, Param, msg
+from .rules.opening import Requirement, opening_value as _opening_value, requirement
+from .rules.pile import frozen_reasons
+from .model.situation import Situation
+from .rules.turn import by_players
 from .variants import Variant
-
-
-class RuleIllegal(Exception):
-    """Raised by :func:`verify_legal`: the findings that fail (or are open), with their citations."""
-
-    def __init__(self, findings: tuple[Finding, ...]):
-        super().__init__(", ".join(f.rule for f in findings))
-        self.findings = findings
 
 
 def _strict(rules: Variant, ask):
@@ -61,21 +56,25 @@ def verify_legal(situation: Situation, action: Action, rules: Variant) -> None:
 
 def card_value(card: str, rules: Variant) -> int:
     """A card's point value (a red three, a bonus card, has none); RuleNotStated where the text is silent."""
+    card = parse(card)
     return _strict(rules, lambda judge: judge.value_of(card))
 
 
 def is_wild(card: str, rules: Variant) -> bool:
     """Whether the card is wild; RuleNotStated where the text is silent (twos in da-ludo)."""
+    card = parse(card)
     return _strict(rules, lambda judge: judge.wild(card))
 
 
 def is_canasta(cards, rules: Variant) -> bool:
     """Whether a meld of these cards is a canasta (enough cards)."""
+    cards = parse_all(cards)
     return _strict(rules, lambda judge: _is_canasta(judge, cards))
 
 
 def meld_problems(cards, rules: Variant, going_out: bool = False) -> tuple[Finding, ...]:
     """The checks a new meld of ``cards`` fails or leaves open (empty: the meld is legal)."""
+    cards = parse_all(cards)
     judge = Judge(rules)
     check_meld(judge, list(cards), msg("subject.meld", index=1, cards=Cards(tuple(cards))), going_out)
     return tuple(f for f in judge.findings if f.passed is not True)
@@ -88,16 +87,13 @@ def opening_requirement(score: int, rules: Variant) -> Requirement:
 
 def opening_value(groups, rules: Variant) -> int:
     """The value the cards laid to open count toward the requirement (groups of cards, one per meld)."""
-    return _strict(rules, lambda judge: _opening_value(judge, [list(g) for g in groups])[0])
+    return _strict(rules, lambda judge: _opening_value(judge, [list(parse_all(g)) for g in groups])[0])
 
 
 def pile_frozen(situation: Situation, rules: Variant) -> bool | None:
     """Whether the pile is frozen for the player's team; None when that depends on an open point or fact."""
-    judge = Judge(rules)
-    try:
-        return bool(frozen_reasons(judge, situation.need_pile(), situation.need_team_melds()))
-    except (NotStated, MissingFact):
-        return None
+    reasons = answer(rules, lambda judge: frozen_reasons(judge, situation.need_pile(), situation.need_team_melds()))
+    return None if reasons is None else bool(reasons)
 
 
 def canastas_needed(situation: Situation, rules: Variant) -> int | None:
@@ -113,6 +109,16 @@ def can_take_pile(situation: Situation, with_cards, rules: Variant) -> bool | No
     return is_legal(situation, Action("take_pile", with_cards=tuple(with_cards)), rules)
 
 
+def verify_take_pile(situation: Situation, with_cards, rules: Variant) -> None:
+    """Raise :class:`RuleIllegal` with the failing (or open) findings unless taking the pile so is legal."""
+    verify_legal(situation, Action("take_pile", with_cards=tuple(with_cards)), rules)
+
+
 def can_go_out(situation: Situation, melds, rules: Variant, discard: str | None = None) -> bool | None:
     """Whether the player may go out laying ``melds`` (and discarding ``discard``)."""
     return is_legal(situation, Action("go_out", melds=tuple(tuple(m) for m in melds), discard=discard), rules)
+
+
+def verify_go_out(situation: Situation, melds, rules: Variant, discard: str | None = None) -> None:
+    """Raise :class:`RuleIllegal` with the failing (or open) findings unless going out so is legal."""
+    verify_legal(situation, Action("go_out", melds=tuple(tuple(m) for m in melds), discard=discard), rules)

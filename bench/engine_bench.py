@@ -5,9 +5,9 @@
 Rules every row of the rule-matrix table under every variant, round-robin, and
 prints rulings per second, twice:
 
-* ``rule``: :func:`adjudicator.engine.rule` on requests parsed beforehand -- the
+* ``rule``: :func:`adjudicator.rules.engine.rule` on requests parsed beforehand -- the
   engine's own cost (the checks, their findings and citations);
-* ``parse + rule``: :func:`adjudicator.engine.adjudicate` on the JSON payloads --
+* ``parse + rule``: :func:`adjudicator.rules.engine.adjudicate` on the JSON payloads --
   the request's shape, its meaning (cards, deck, hand) and the ruling, as an
   endpoint pays for them (without HTTP, Flask or JSON encoding).
 
@@ -25,9 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from adjudicator.engine import adjudicate, rule  # noqa: E402
-from adjudicator.errors import AdjudicatorError  # noqa: E402
-from adjudicator.parse import ruling_request  # noqa: E402
+from adjudicator.input.payloads import adjudicate  # noqa: E402
+from adjudicator.rules.engine import rule  # noqa: E402
+from adjudicator.rules.table_check import check_table  # noqa: E402
+from adjudicator.model.errors import AdjudicatorError  # noqa: E402
+from adjudicator.input.parse import ruling_request  # noqa: E402
 from adjudicator.variants import load_all  # noqa: E402
 from ruling_table import HOUSE_RULES, ROWS  # noqa: E402
 
@@ -68,7 +70,9 @@ def main() -> None:
     parsed = []
     for p in payloads:
         try:
-            parsed.append(ruling_request(p, variants))
+            asked = ruling_request(p, variants)
+            check_table(asked.rules, asked.situation, asked.action)  # rule() refuses these: time the rulings only
+            parsed.append(asked)
         except AdjudicatorError:
             pass
     run("rule", [lambda r=r: rule(r.situation, r.action, r.rules) for r in parsed], args.seconds)

@@ -12,26 +12,17 @@ from __future__ import annotations
 
 import json
 
-try:  # the engine in wings (issue 19's layout)
-    from adjudicator.compare.comparison import compare as compare_variants
-    from adjudicator.input.parse import compare_request, options_request, ruling_request, score_request
-    from adjudicator.model.errors import AdjudicatorError
-    from adjudicator.options.listing import legal_moves
-    from adjudicator.rules.engine import rule
-    from adjudicator.words.render import DEFAULT_LANGUAGE, LANGUAGES
-except ImportError:  # the flat layout before it; drop once both branches are merged
-    from adjudicator.compare import compare as compare_variants
-    from adjudicator.engine import rule
-    from adjudicator.errors import AdjudicatorError
-    from adjudicator.options import legal_moves
-    from adjudicator.parse import compare_request, options_request, ruling_request, score_request
-    from adjudicator.render import DEFAULT_LANGUAGE, LANGUAGES
+from adjudicator.compare.comparison import compare as compare_variants
+from adjudicator.input.parse import compare_request, options_request, ruling_request, score_request
+from adjudicator.model.errors import AdjudicatorError
+from adjudicator.options.listing import legal_moves
+from adjudicator.rules.engine import rule
+from adjudicator.words.render import DEFAULT_LANGUAGE, LANGUAGES
 from adjudicator.scoring import score as score_sheet
 from adjudicator.variants import load_all
 from web_api import phrases, serialize
 
-if hasattr(phrases, "register_phrases"):
-    phrases.register_phrases()  # the problem titles join the engine's catalogue, as create_app() does
+phrases.register_phrases()  # the problem titles join the engine's catalogue, as create_app() does
 
 PROBLEM_BASE = "https://canasta-referee.example/problems/"  # as web_api.problems.PROBLEM_BASE
 

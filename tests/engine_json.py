@@ -9,12 +9,15 @@ engine error becomes the problem the API would answer with.
 
 from __future__ import annotations
 
-from adjudicator import errors as engine_errors
-from adjudicator.compare import compare as compare_typed
-from adjudicator.engine import adjudicate as adjudicate_typed
-from adjudicator.parse import compare_request
-from adjudicator.scoring import score_payload
+from adjudicator.model import errors as engine_errors
+from adjudicator.compare.comparison import compare as compare_typed
+from adjudicator.input.payloads import adjudicate as adjudicate_typed
+from adjudicator.input.parse import compare_request
+from adjudicator.input.payloads import score_payload
 from web_api import serialize
+from web_api.phrases import register_phrases
+
+register_phrases()  # the web layer's texts are part of the catalogue, as in the app
 
 LANG = "en"
 
@@ -76,7 +79,7 @@ def problem_of(error: InputError) -> dict:
 
 
 def matrix(variants: dict, differs: bool = False) -> dict:
-    from adjudicator.matrix import matrix as rows
+    from adjudicator.compare.matrix import matrix as rows
     return serialize.matrix(list(variants), rows(variants, differs_only=differs), LANG)
 
 
@@ -87,5 +90,5 @@ def matrix_csv(variants: dict, differs: bool = False) -> str:
 
 def accepts(param) -> str:
     """What a house rule for ``param`` may hold, in words."""
-    from adjudicator.render import render
+    from adjudicator.words.render import render
     return render(param.accepts(), LANG)

@@ -159,9 +159,10 @@ QUOTES.update({
     ("a bare canasta of kings at 6500", N): "Bonuspoeng teller ikke.",
     ("a bare canasta of kings at 6500", G): "Bonusar för röda treor och canastas räknas inte med i minimikravet.",
     ("concealed go-out at 3000 with a bare canasta", S): "bonusar för canastor, röda treor och att gå ut",
-    ("concealed go-out at 3000 with a bare canasta", G): "Bonusar för röda treor och canastas räknas inte med",
+    # a concealed go-out by a player whose partner has not met the first requirement: he must meet it himself
+    ("concealed go-out at 3000 with a bare canasta", G): "måste han/hon själv uppfylla det första kravet.",
     ("concealed go-out at 3000, has_melded not given", S): "bonusar för canastor, röda treor och att gå ut",
-    ("concealed go-out at 3000, has_melded not given", G): "Bonusar för röda treor och canastas räknas inte med",
+    ("concealed go-out at 3000, has_melded not given", G): "måste han/hon själv uppfylla det första kravet.",
     ("concealed go-out at 3000 with a bare canasta", D): None,  # whether bonuses count: the sheet is silent
     ("concealed go-out at 3000, has_melded not given", D): None,
     # a two-player table rests on the two-player sentences
@@ -180,6 +181,31 @@ QUOTES.update({
 QUOTES.update({
     # the open point decides: its sentences come first
     ("unopened team: pile cards toward the opening", S): "Du måste visa sättningen innan du plockar upp resten",
+    # the pile's cards below its top card do not count toward the opening: that sentence decides
+    ("unopened team: pile cards toward the opening", N): "Ved opptak av kastebunken kan toppkortet telle",
+    ("unopened team: pile cards toward the opening", G): "men inget annat, räknas med i kravet",
+    ("unopened team: pile cards toward the opening", D): "I den tur, hvor du tager bunken, må du kun bruge det øverste",
+    ("open with pile cards after taking the pile", S): "Du måste visa sättningen innan du plockar upp resten",
+    ("open with pile cards after taking the pile", N): "Ved opptak av kastebunken kan toppkortet telle",
+    ("open with pile cards after taking the pile", D): "I den tur, hvor du tager bunken, må du kun bruge det øverste",
+    ("open with pile cards after taking the pile", G): "men inget annat, räknas med i kravet",
+    # the rank lies with the opponents: the words on adding to the opponents' melds decide
+    ("add to the opponents' meld", S): "bygga vidare på lagets befintliga sättningar",
+    ("add to the opponents' meld", N): "Begge makkere kan bygge videre på lagets meldinger, aldri motstandernes.",
+    ("add to the opponents' meld", D): "lægge til i dine holdmeldinger på bordet",
+    ("add to the opponents' meld", G): "Spelare kan inte lägga till på sina motståndares melds.",
+    ("top card onto the opponents' meld", S): "bygga vidare på lagets befintliga sättningar",
+    ("top card onto the opponents' meld", N): "Begge makkere kan bygge videre på lagets meldinger, aldri motstandernes.",
+    ("top card onto the opponents' meld", D): "lægge til i dine holdmeldinger på bordet",
+    ("top card onto the opponents' meld", G): "Spelare kan inte lägga till på sina motståndares melds.",
+    ("go out after the partner said no", S): "Svaret är bindande.",
+    ("go out after the partner said no", N): "Svaret er bindende.",
+    ("go out after the partner said no", D): "Det er tilladt at spørge sin makker, om man må lukke.",
+    ("go out after the partner said no", G): None,
+    ("discard after the partner said yes", S): "Svaret är bindande.",
+    ("discard after the partner said yes", N): "Svaret er bindende.",
+    ("discard after the partner said yes", D): "Det er tilladt at spørge sin makker, om man må lukke.",
+    ("discard after the partner said yes", G): None,
     # the team's score is missing: the band table as a whole, from its first line
     ("opening without the team's score", S): "| 0–1 495 | 50 |",
     ("opening without the team's score", D): "0-1495: 50 point",

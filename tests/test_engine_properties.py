@@ -7,7 +7,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.cards import RANKS, SUITS
+from adjudicator.model.cards import RANKS, SUITS
 from engine_json import InputError, adjudicate
 from adjudicator.variants import load_all
 
@@ -24,21 +24,45 @@ def situations(draw):
     deck = [c for c in DECK if c not in ("3H", "3D")]
     rng.shuffle(deck)
     take = lambda n: [deck.pop() for _ in range(n)]  # noqa: E731
+
+    def melds(count: int, most: int) -> list[list[str]]:
+        """Melds that can lie on a table under every variant: one rank each, naturals only or three naturals
+        and a joker, never black threes, at most one meld per rank (the table check refuses the rest)."""
+        ranks = rng.sample([r for r in RANKS if r not in ("2", "3") and r not in used], count)
+        out = []
+        for r in ranks:
+            used.add(r)
+            naturals = [c for c in deck if c != "JK" and c[:-1] == r][:draw(st.integers(3, most))]
+            for c in naturals:
+                deck.remove(c)
+            if len(naturals) == 3 and "JK" in deck and rng.random() < .3:
+                deck.remove("JK")
+                naturals.append("JK")
+            out.append(naturals)
+        return out
+
+    used: set[str] = set()
+    team_melds = melds(draw(st.integers(0, 3)), 7)
+    opp_melds = melds(draw(st.integers(0, 2)), 5)
     hand = take(draw(st.integers(1, 12)))
-    pile = take(draw(st.integers(0, 6)))
-    team_melds = [take(draw(st.integers(3, 8))) for _ in range(draw(st.integers(0, 3)))]
-    opp_melds = [take(draw(st.integers(3, 5))) for _ in range(draw(st.integers(0, 2)))]
+    drew = draw(st.sampled_from([None, "stock", "pile"]))
+    if drew == "pile" and not team_melds:
+        drew = "stock"  # a pile taken this turn put its top card in a meld, and left no pile
+    pile = [] if drew == "pile" else take(draw(st.integers(0, 6)))
+    score = draw(st.integers(-1000, 9000)) // 5 * 5
+    if score >= 6000 and team_melds and len(team_melds[0]) < 7:
+        score -= 3000  # in da-ludo's top band the opening held a canasta: keep the table possible everywhere
     situation = {
         "players": 4,
         # melds on the table mean the first round is over where nobody may open in it (da-ludo)
         "first_round": draw(st.booleans()) and not (team_melds or opp_melds),
-        "stock_count": draw(st.integers(0, 60)),
+        "stock_count": draw(st.integers(0, 40)),
         "discard_pile": pile,
-        "team": {"score": draw(st.integers(-1000, 9000)) // 5 * 5, "melds": team_melds,
+        "team": {"score": score, "melds": team_melds,
                  "red_threes": draw(st.integers(0, 2))},
         "opponents": {"score": 0, "melds": opp_melds, "red_threes": draw(st.integers(0, 2))},
         "player": {"hand": hand, "has_melded": draw(st.booleans()) and bool(team_melds)},
-        "turn": {"drew": draw(st.sampled_from([None, "stock", "pile"])), "cards_from_pile": []},
+        "turn": {"drew": drew, "cards_from_pile": []},
     }
     for key in draw(st.sets(st.sampled_from(["first_round", "stock_count", "turn", "team"]), max_size=2)):
         situation.pop(key)

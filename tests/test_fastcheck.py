@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError
 
-from adjudicator import shape
+from adjudicator.input import shape
 from adjudicator.variants import load_all
 from ruling_table import ROWS
 

@@ -66,7 +66,7 @@ def test_a_natural_pair_takes_a_frozen_pile_whether_or_not_a_second_meld_of_the_
 
 
 def test_a_single_choice_enum_is_not_a_reading():
-    from adjudicator.readings import readings_for
+    from adjudicator.rules.readings import readings_for
     for vid, variant in V.items():
         for name in ("game.tie", "game.abandoned", "game.several_over_target"):
             assert readings_for(variant, name) == (), (vid, name)

@@ -190,3 +190,33 @@ def test_a_situation_with_an_action_is_still_a_ruling_comparison(client):
     problem = assert_problem(client.post("/v1/compare", json={"action": {"type": "draw"}}), 422,
                              "validation-failed")
     assert pointers(problem) == ["/situation"]
+
+
+# ----------------------------------------------------------------------------------------------
+# Paging a long group
+
+LONG = {**DRAWN, "opponents": {"score": 0, "melds": [], "red_threes": 0},
+        "team": {"score": 1000, "melds": [["KH", "KS", "KD"], ["QD", "QC", "QH"], ["8H", "8S", "8C"]],
+                          "red_threes": 0},
+        "player": {"hand": ["AH", "AS", "KC", "QS", "QS", "10C", "10H", "9S", "8D", "7C", "2C", "JK"],
+                   "has_melded": True}}
+
+
+def test_a_long_group_comes_in_pages_with_its_count(client):
+    first = client.post("/v1/options?group=meld&limit=10", json={"variant": "sv-classic", "situation": LONG})
+    body = first.get_json()
+    conforms(body, "Options")
+    [meld] = body["groups"]
+    assert meld["kind"] == "meld" and meld["complete"] and meld["count"] > 40 and len(meld["options"]) == 10
+    rest = client.post("/v1/options?group=meld&limit=1000&offset=10",
+                       json={"variant": "sv-classic", "situation": LONG}).get_json()["groups"][0]
+    assert rest["offset"] == 10 and len(rest["options"]) == meld["count"] - 10
+    keys = [o["key"] for o in meld["options"] + rest["options"]]
+    assert len(set(keys)) == meld["count"]  # no move twice, none left out of the pages
+
+
+@pytest.mark.parametrize("query", ["limit=0", "limit=x", "offset=-1", "group=nope", "limit=5&limit=6"])
+def test_a_bad_page_is_a_400_naming_the_parameter(client, query):
+    response = client.post(f"/v1/options?{query}", json={"variant": "sv-classic", "situation": LONG})
+    assert response.status_code == 400
+    assert response.get_json()["parameter"] == query.split("=")[0]

@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from engine_json import adjudicate
-from adjudicator.messages import msg
-from adjudicator.render import render
-from adjudicator.rules import RULES
+from adjudicator.model.messages import msg
+from adjudicator.words.render import render
+from adjudicator.model.rule_ids import RULES
 from adjudicator.variants import load_all
 from problems import PROBLEM, PROBLEM_BASE, assert_problem, pointers  # noqa: F401
 
@@ -241,7 +241,7 @@ def test_too_many_copies_is_422(client):
 def test_too_many_jokers_is_422(client):
     body = with_changes(ISSUE, lambda b: b["situation"].update(discard_pile=["JK", "JK", "JK", "JK", "9D"]))
     problem = assert_problem(post(client, body), 422, "impossible-input")
-    assert "Joker" in problem["errors"][0]["detail"]
+    assert "four jokers" in problem["errors"][0]["detail"]  # a small count in words, the card by name
 
 
 def test_unsupported_player_count_is_422(client):

@@ -12,15 +12,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields
 
-from adjudicator.errors import RuleNotStated, UnknownVariant, issue
+from adjudicator.model.errors import RuleNotStated, UnknownVariant, issue
 from engine_json import accepts
-from adjudicator.parameters import PARAMETERS
+from adjudicator.model.parameters import PARAMETERS
 from adjudicator.variants import STATUSES, VariantError, load_all
 from web_api import create_app
-from adjudicator.errors import MalformedRequest
-from adjudicator.render import render, words
-from adjudicator.shape import issues_of
-from adjudicator.shape_fields import StrictBoolean, StrictInteger, StrictString
+from adjudicator.model.errors import MalformedRequest
+from adjudicator.words.render import render, words
+from adjudicator.input.shape import issues_of
+from adjudicator.input.shape_fields import StrictBoolean, StrictInteger, StrictString
 from web_api.problems import json_body
 from problems import PROBLEM, PROBLEM_BASE, assert_problem, pointers  # noqa: F401
 

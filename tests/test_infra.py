@@ -122,20 +122,54 @@ def test_gunicorn_access_log_has_no_request_body():
     assert "%({x-request-id}o)s" in fmt
 
 
-def _requirements(name: str) -> list[str]:
-    lines = [ln.strip() for ln in (ROOT / name).read_text().splitlines()]
-    return [ln for ln in lines if ln and not ln.startswith("#")]
+def _pins(name: str) -> dict[str, tuple[str, list[str]]]:
+    """``{name: (version, [hashes])}`` of a pip-compile'd requirements file (``name==v \\`` then hashes)."""
+    text = (ROOT / name).read_text().replace("\\\n", " ")
+    pins = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        spec, *options = line.split()
+        match = re.fullmatch(r"([A-Za-z0-9._-]+)==([A-Za-z0-9.+!-]+)", spec)
+        assert match, f"{name}: {line!r} is not an exact pin"
+        hashes = [o.removeprefix("--hash=") for o in options if o.startswith("--hash=sha256:")]
+        assert hashes and len(hashes) == len(options), f"{name}: {spec} needs sha256 hashes and nothing else"
+        pins[match.group(1).lower().replace("_", "-")] = (match.group(2), hashes)
+    return pins
 
 
-def test_requirements_are_all_pinned():
-    runtime, dev = _requirements("requirements.txt"), _requirements("requirements-dev.txt")
-    assert dev[0] == "-r requirements.txt", "the test set builds on the runtime set"
-    for line in runtime + dev[1:]:
-        assert re.fullmatch(r"[A-Za-z0-9._\[\],-]+==[A-Za-z0-9.+!-]+", line), line
-    names = {ln.split("==")[0].lower() for ln in runtime}
-    assert {"flask", "marshmallow", "pyyaml", "gunicorn"} <= names
-    assert {"pytest", "schemathesis", "hypothesis", "playwright"} <= {ln.split("==")[0].lower() for ln in dev[1:]}
-    assert not names & {"pytest", "schemathesis", "hypothesis", "playwright"}, "test tools stay out of the image"
+def _inputs(name: str) -> dict[str, str]:
+    """``{name: version}`` of the pins a ``requirements*.in`` file asks for (extras stripped)."""
+    pins = {}
+    for line in (ROOT / name).read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line and not line.startswith("-"):
+            spec, version = line.split("==")
+            pins[re.sub(r"\[.*\]", "", spec).lower().replace("_", "-")] = version
+    return pins
+
+
+def test_requirements_are_all_pinned_with_hashes():
+    """What CI tested is what a user installs: every package, direct or not, pinned and hashed."""
+    runtime, dev = _pins("requirements.txt"), _pins("requirements-dev.txt")
+    assert {"flask", "marshmallow", "pyyaml", "gunicorn", "gevent"} <= set(runtime)
+    # gunicorn's gevent worker imports `packaging` at boot; requirements.in asks for gunicorn[gevent]
+    assert "packaging" in runtime
+    assert {"pytest", "schemathesis", "hypothesis", "playwright"} <= set(dev)
+    assert not set(runtime) & {"pytest", "schemathesis", "hypothesis", "playwright"}, "test tools stay out of the image"
+    for package, pin in runtime.items():
+        assert dev.get(package) == pin, f"the test set installs {package} as the service does"
+
+
+def test_requirements_are_compiled_from_their_inputs():
+    """requirements*.txt are pip-compile's output of requirements*.in, not edited by hand."""
+    for source, compiled in (("requirements.in", "requirements.txt"), ("requirements-dev.in", "requirements-dev.txt")):
+        pins = _pins(compiled)
+        for package, version in _inputs(source).items():
+            assert pins.get(package, ("missing",))[0] == version, f"{compiled}: {package} differs from {source}"
+        assert "pip-compile" in (ROOT / compiled).read_text()
+    assert "-r requirements.in" in (ROOT / "requirements-dev.in").read_text()
 
 
 def readme_commands() -> list[str]:

@@ -10,11 +10,11 @@ import json
 
 import pytest
 
-from adjudicator import house_rules
-from adjudicator.render import words
+from adjudicator.input import house_rules
+from adjudicator.words.render import words
 from engine_json import accepts, matrix, matrix_csv
 from web_api.compare_api import csv_value
-from adjudicator.parameters import PARAMETERS
+from adjudicator.model.parameters import PARAMETERS
 from adjudicator.variants import STATUSES, load_all
 
 VARIANTS = load_all()

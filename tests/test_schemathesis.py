@@ -40,7 +40,8 @@ schema.config.generation.update(
 )
 schema.config.checks.update(included_check_names=["all"])
 
-ENGINE_OPERATIONS = {("POST", "/v1/adjudicate"), ("POST", "/v1/score"), ("POST", "/v1/compare"), ("POST", "/v1/options")}
+ENGINE_OPERATIONS = {("POST", "/v1/adjudicate"), ("POST", "/v1/score"), ("POST", "/v1/compare"), ("POST", "/v1/options"),
+                     ("POST", "/v1/replay")}
 ENGINE_REFUSALS = {"impossible-input", "rule-not-stated"}  # problem slugs for well-shaped but impossible input
 
 

@@ -626,7 +626,7 @@ def test_concealed_without_going_out():
 
 def test_too_many_copies_of_a_card():
     err = bad(rnd(T("A", melds=[KINGS7]), T("B", hand=["KH"])))
-    assert pointers(err) == ["/teams/1/hand/0"] and "holds 2 of K♥" in err.errors[0]["detail"]
+    assert pointers(err) == ["/teams/1/hand/0"] and "holds only two copies of K♥" in err.errors[0]["detail"]
     err = bad(rnd(T("A", hand=["JK"] * 3), T("B", hand=["JK", "JK"])))
     assert pointers(err) == ["/teams/1/hand/1"]
     # da-ludo's deck has six jokers, so five are fine there

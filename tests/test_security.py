@@ -12,6 +12,7 @@ Most tests use the Flask test client on apps built by the real factory. Three go
 
 from __future__ import annotations
 
+import ast
 import http.client
 import io
 import json
@@ -35,8 +36,8 @@ from web_api import DEFAULT_MAX_CONTENT_LENGTH, create_app
 from web_api.problems import PROBLEM_BASE
 from web_api.request_id import MAX_LENGTH
 from adjudicator.variants import load_all
-from adjudicator.render import words
-from adjudicator.shape import MAX_ROUNDS
+from adjudicator.words.render import words
+from adjudicator.input.shape import MAX_ROUNDS
 
 MAX_CARDS = max(v.deck_size for v in load_all().values())  # the largest loaded deck caps every card list
 from web_api.security import API_CSP, PAGE_CSP, parse_origins
@@ -215,11 +216,12 @@ def test_a_whole_deck_is_at_the_cap_and_one_more_card_is_over_it(client):
     deck = [r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for s in "HSDC"] * 2
     deck += ["JK"] * 6  # da-ludo's 110 cards
     assert len(deck) == MAX_CARDS
-    body = {"variant": "da-ludo", "situation": {"discard_pile": deck}, "action": {"type": "draw"}}
+    # in the hand: a pile holding red threes above its first card is a table that cannot happen
+    body = {"variant": "da-ludo", "situation": {"player": {"hand": deck}}, "action": {"type": "draw"}}
     assert post_json(client, "/v1/adjudicate", body).status_code == 200
-    body["situation"]["discard_pile"].append("JK")
+    body["situation"]["player"]["hand"].append("JK")
     problem = assert_problem(post_json(client, "/v1/adjudicate", body), 422, "validation-failed")
-    assert problem["errors"] == [{"pointer": "/situation/discard_pile", "detail": "Longer than maximum length 110."}]
+    assert problem["errors"] == [{"pointer": "/situation/player/hand", "detail": "Longer than maximum length 110."}]
 
 
 def _nest(depth: int, kind: str) -> str:
@@ -556,9 +558,53 @@ def test_crash_in_a_post_view_under_testing_config_too(caplog):
     assert any(problem["request_id"] in r.getMessage() for r in caplog.records)
 
 
-YAML_UNSAFE = re.compile(r"yaml\.(?:load|load_all|unsafe_load|unsafe_load_all|full_load|full_load_all)\s*\("
-                         r"|\bLoader\s*=|\bunsafe_load\b|\bFullLoader\b|\bUnsafeLoader\b")
+SAFE_LOADERS = frozenset({"SafeLoader", "CSafeLoader"})  # PyYAML's safe loader, in Python and in C (libyaml)
+SAFE_CALLS = frozenset({"safe_load", "safe_load_all"})
+LOADING_CALLS = frozenset({"load", "load_all"})  # safe only with a safe Loader
+UNSAFE_NAMES = frozenset({"unsafe_load", "unsafe_load_all", "full_load", "full_load_all", "Loader", "CLoader",
+                          "FullLoader", "CFullLoader", "UnsafeLoader", "CUnsafeLoader", "BaseLoader", "CBaseLoader"})
 PYTHON_SOURCES = ["adjudicator", "web_api", "app.py", "bench", "scripts"]
+
+
+def _names(node: ast.AST) -> set[str]:
+    """Every name and attribute an expression mentions (``getattr(yaml, "CSafeLoader", yaml.SafeLoader)``: both)."""
+    found = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            found.add(sub.id)
+        elif isinstance(sub, ast.Attribute):
+            found.add(sub.attr)
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and sub.value.isidentifier():
+            found.add(sub.value)
+    return found
+
+
+def unsafe_yaml(source: str) -> list[tuple[int, str]]:
+    """``(line, why)`` for each way ``source`` could read YAML with an unsafe loader.
+
+    The rule: never an unsafe loader. ``safe_load``/``safe_load_all``, or ``load``/``load_all`` with a
+    ``Loader`` that names only ``SafeLoader`` and ``CSafeLoader``; any mention of another loader
+    (``Loader``, ``FullLoader``, ``UnsafeLoader``, their C forms) or of ``unsafe_load``/``full_load`` is a fault.
+    """
+    faults = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module == "yaml":
+            faults += [(node.lineno, f"imports {a.name}") for a in node.names
+                       if a.name in UNSAFE_NAMES or a.name in LOADING_CALLS]
+        elif isinstance(node, ast.Attribute) and node.attr in UNSAFE_NAMES:
+            faults.append((node.lineno, f"names {node.attr}"))
+        elif isinstance(node, ast.Name) and node.id in UNSAFE_NAMES - {"Loader"}:
+            faults.append((node.lineno, f"names {node.id}"))
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+            if name in LOADING_CALLS and isinstance(func, ast.Attribute) and "yaml" in _names(func.value):
+                # (a bare load() is yaml's only if imported from it: that import is a fault above)
+                loader = [k.value for k in node.keywords if k.arg == "Loader"] + node.args[1:2]
+                named = {n for n in _names(loader[0]) if n.endswith("Loader")} if loader else set()
+                if not named or not named <= SAFE_LOADERS:
+                    faults.append((node.lineno, f"{name}() without a safe Loader"))
+    return faults
 
 
 def python_sources() -> list[Path]:
@@ -577,25 +623,32 @@ def python_sources() -> list[Path]:
     return files
 
 
-def test_yaml_unsafe_pattern_catches_what_it_should():
-    for bad in ("yaml.load(fh)", "yaml.load(fh, Loader=yaml.Loader)", "yaml.unsafe_load(x)", "yaml.full_load(x)",
-                "yaml.load_all(x)", "load(x, Loader = SafeLoader)", "from yaml import unsafe_load"):
-        assert YAML_UNSAFE.search(bad), bad
-    for good in ("yaml.safe_load(fh)", "yaml.safe_load_all(text)", "yaml.safe_dump(x)"):
-        assert not YAML_UNSAFE.search(good), good
+@pytest.mark.parametrize("bad", [
+    "yaml.load(fh)", "yaml.load(fh, Loader=yaml.Loader)", "yaml.unsafe_load(x)", "yaml.full_load(x)",
+    "yaml.load_all(x)", "yaml.load(x, Loader=yaml.FullLoader)", "yaml.load(x, yaml.UnsafeLoader)",
+    "yaml.load(x, Loader=getattr(yaml, 'CLoader', yaml.SafeLoader))", "from yaml import unsafe_load",
+    "from yaml import load", "yaml.load(x, Loader=yaml.CFullLoader)", "yaml.load(x, Loader=loader)",
+    "yaml.load_all(x, Loader=yaml.BaseLoader)"])
+def test_the_yaml_rule_catches_unsafe_loaders(bad):
+    assert unsafe_yaml(bad), bad
 
 
-def test_yaml_is_only_ever_safe_loaded():
+@pytest.mark.parametrize("good", [
+    "yaml.safe_load(fh)", "yaml.safe_load_all(text)", "yaml.safe_dump(x)", "yaml.load(fh, Loader=yaml.CSafeLoader)",
+    "yaml.load(fh, Loader=yaml.SafeLoader)", "yaml.load(fh, Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader))",
+    "yaml.load_all(fh, yaml.CSafeLoader)", "json.load(fh)", "pickle_free.load(fh)"])
+def test_the_yaml_rule_allows_safe_loaders(good):
+    assert not unsafe_yaml(good), good
+
+
+def test_yaml_is_never_read_with_an_unsafe_loader():
     files = python_sources()
     assert ROOT / "app.py" in files and any(f.parent.name == "adjudicator" for f in files)
     assert any(f.parent.name == "web_api" for f in files) and any(f.parent.name == "bench" for f in files)
-    found = []
-    for f in files:
-        for number, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
-            if YAML_UNSAFE.search(line):
-                found.append(f"{f.relative_to(ROOT)}:{number}: {line.strip()}")
-    assert not found, "YAML must be read with yaml.safe_load only:\n" + "\n".join(found)
-    assert "yaml.safe_load" in (ROOT / "adjudicator" / "variants.py").read_text(encoding="utf-8")
+    found = [f"{f.relative_to(ROOT)}:{line}: {why}" for f in files
+             for line, why in unsafe_yaml(f.read_text(encoding="utf-8"))]
+    assert not found, "YAML must be read with a safe loader only (SafeLoader, CSafeLoader):\n" + "\n".join(found)
+    assert "CSafeLoader" in (ROOT / "adjudicator" / "variants.py").read_text(encoding="utf-8")
 
 
 # ==============================================================================================

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.parameters import PARAMETERS
+from adjudicator.model.parameters import PARAMETERS
 from adjudicator.variants import VariantError, load_all, load_variant
 
 ROOT = Path(__file__).resolve().parent.parent

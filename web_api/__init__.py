@@ -15,7 +15,8 @@ Layout:
 * :mod:`web_api.rulings_api` -- ``/v1/adjudicate`` and ``/v1/rules``.
 * :mod:`web_api.scoring_api` -- ``/v1/score``.
 * :mod:`web_api.compare_api` -- ``/v1/compare`` and ``/v1/matrix``.
-* :mod:`web_api.security` -- security headers, caching, CORS on every response.
+* :mod:`web_api.security` -- security headers, caching, CORS on every response: the one
+  ``after_request`` hook, which also says the language and calls revalidation and compression.
 * :mod:`web_api.caching`, :mod:`web_api.compression` -- ETags and 304s; gzip and brotli.
   (:mod:`web_api.workers` is gunicorn's worker class, not part of the app.)
 * :mod:`web_api.request_id` -- the ``X-Request-ID`` of each request.
@@ -31,6 +32,8 @@ when a key is not given):
 * ``CORS_ALLOWED_ORIGINS`` -- exact origins allowed to call the JSON API from a browser,
   a comma-separated string or a list (env ``CORS_ALLOWED_ORIGINS``; default: none).
 * ``VARIANTS_DIR`` -- folder of variant files (env ``CANASTA_VARIANTS_DIR``).
+* ``BATCH_BUDGET``, ``BATCH_DEADLINE`` -- a batch's budget of work in cost units and its deadline in
+  seconds (env ``CANASTA_BATCH_BUDGET``, ``CANASTA_BATCH_DEADLINE``): :mod:`web_api.batch_api`.
 """
 
 from __future__ import annotations
@@ -43,9 +46,10 @@ from flask import Flask
 
 from adjudicator.variants import load_all
 
-from . import (batch_api, caching, compare_api, compression, language, meta_api, options_api, page, rulings_api,
-               scoring_api, security, variants_api)
+from . import (batch_api, compare_api, meta_api, options_api, page, replay_api, rulings_api, scoring_api, security,
+               variants_api)
 from .jsonio import OrjsonProvider
+from .phrases import register_phrases
 from .problems import register_error_handlers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,6 +60,8 @@ DEFAULT_MAX_CONTENT_LENGTH = 256 * 1024
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": DEFAULT_MAX_CONTENT_LENGTH,  # bigger request bodies get a 413 problem
     "BATCH_MAX_CONTENT_LENGTH": batch_api.DEFAULT_BATCH_MAX_CONTENT_LENGTH,  # the same for /v1/*/batch
+    "BATCH_BUDGET": batch_api.DEFAULT_BATCH_BUDGET,  # a batch's estimated work, in cost units
+    "BATCH_DEADLINE": batch_api.DEFAULT_BATCH_DEADLINE,  # seconds a batch may work; the rest is "not done"
     "CORS_ALLOWED_ORIGINS": "",  # no cross-origin access
     "VARIANTS_DIR": None,  # None: CANASTA_VARIANTS_DIR or the repository's variants/
 }
@@ -64,13 +70,22 @@ DEFAULTS: dict[str, Any] = {
 def _from_environment() -> dict[str, Any]:
     """Settings given by environment variables (``ValueError`` when one is malformed)."""
     settings: dict[str, Any] = {}
-    for key in ("MAX_CONTENT_LENGTH", "BATCH_MAX_CONTENT_LENGTH"):
+    for key in ("MAX_CONTENT_LENGTH", "BATCH_MAX_CONTENT_LENGTH", "BATCH_BUDGET"):
         name = f"CANASTA_{key}"
         raw_limit = os.environ.get(name, "").strip()
         if raw_limit:
             if not raw_limit.isdigit() or int(raw_limit) <= 0:
-                raise ValueError(f"{name} must be a positive number of bytes, not {raw_limit!r}")
+                unit = "bytes" if key.endswith("LENGTH") else "cost units"
+                raise ValueError(f"{name} must be a positive number of {unit}, not {raw_limit!r}")
             settings[key] = int(raw_limit)
+    raw_deadline = os.environ.get("CANASTA_BATCH_DEADLINE", "").strip()
+    if raw_deadline:
+        try:
+            settings["BATCH_DEADLINE"] = float(raw_deadline)
+        except ValueError:
+            settings["BATCH_DEADLINE"] = -1.0
+        if not 0 < settings["BATCH_DEADLINE"] < float("inf"):
+            raise ValueError(f"CANASTA_BATCH_DEADLINE must be a positive number of seconds, not {raw_deadline!r}")
     if "CORS_ALLOWED_ORIGINS" in os.environ:
         settings["CORS_ALLOWED_ORIGINS"] = os.environ["CORS_ALLOWED_ORIGINS"]
     return settings
@@ -88,11 +103,11 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions[variants_api.VARIANTS_KEY] = load_all(app.config["VARIANTS_DIR"])
     app.extensions[meta_api.OPENAPI_KEY] = OPENAPI_PATH.read_bytes()
 
+    register_phrases()  # the problem texts join the engine's catalogue
     register_error_handlers(app)
-    compression.init_app(app)  # after_request hooks run in reverse order: compression last,
-    caching.init_app(app)  # after the ETag of the uncompressed body, after the security headers
-    security.init_app(app)  # first, so its hooks see every request (preflights end here)
-    language.init_app(app)
+    security.init_app(app)  # first, so its hooks see every request (preflights end here); its one
+    # after_request hook also says the language and runs revalidation and compression (web_api.security)
+    app.before_request(compare_api.words_first)  # ?words= and Prefer, read before the body
     app.register_blueprint(meta_api.bp)
     app.register_blueprint(variants_api.bp)
     app.register_blueprint(rulings_api.bp)
@@ -100,5 +115,6 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(compare_api.bp)
     app.register_blueprint(batch_api.bp)
     app.register_blueprint(options_api.bp)
+    app.register_blueprint(replay_api.bp)
     app.register_blueprint(page.bp)  # the phone page: / and /web/<file>
     return app

@@ -21,15 +21,15 @@ comparison, so a tag a client got with a gzip answer also revalidates the plain 
 The endpoints are named here rather than decorated in their modules, so the views stay as
 they are; ``tests/test_http_caching.py`` checks that every name is a GET route of the app.
 Errors are never revalidated: they stay ``no-store`` (:mod:`web_api.security`).
-:func:`conditional` runs after :mod:`web_api.security`'s headers and before compression
-(``init_app`` order in :func:`web_api.create_app`).
+:func:`conditional` runs in :mod:`web_api.security`'s hook, after the security headers and before
+compression.
 """
 
 from __future__ import annotations
 
 import hashlib
 
-from flask import Flask, Response, request
+from flask import Response, request
 
 from . import compression
 
@@ -48,20 +48,18 @@ def body_tag(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
-def conditional(response: Response) -> Response:
-    """``after_request``: tag a revalidated 200 by its body and answer a matching ``If-None-Match`` with 304."""
-    if (response.status_code != 200 or request.endpoint not in REVALIDATED
-            or request.method not in ("GET", "HEAD") or response.is_streamed):
-        return response
+def conditional(response: Response, environ: dict, mimetype: str, vary: list[str]) -> None:
+    """Tag a revalidated 200 by its body and answer a matching ``If-None-Match`` with 304.
+
+    Called by :mod:`web_api.security`'s hook, for GET and HEAD only, before compression.
+    """
+    if response.status_code != 200 or request.endpoint not in REVALIDATED or response.is_streamed:
+        return
     data = response.get_data()
     tag = body_tag(data)
     compression.remember_digest(tag, data)  # so compression can reuse its work for this exact body
     response.set_etag(tag, weak=True)
     response.headers["Cache-Control"] = REVALIDATE
-    compression.add_vary(response, len(data))  # the 304 varies as the 200 would
+    if compression.varies(response, mimetype, len(data)):  # the 304 varies as the 200 would
+        vary.append("Accept-Encoding")
     response.make_conditional(request)  # 304 when If-None-Match names the tag (weak comparison)
-    return response
-
-
-def init_app(app: Flask) -> None:
-    app.after_request(conditional)

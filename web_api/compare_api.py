@@ -7,7 +7,8 @@ entry (its ``type`` made an absolute problem URI here) instead of failing the
 comparison; a fault that does not depend on the variant is raised as the
 single-variant call would raise it.
 
-With ``?citations=refs`` each citation is given once, in a top-level
+With ``?words=none`` (or ``Prefer: return=minimal``) the variants' rulings come without their
+words (:func:`wants_words`; the differences keep theirs). With ``?citations=refs`` each citation is given once, in a top-level
 ``citations`` table, and referenced (``{"ref": "no-pagat:3364-3444"}``) where
 it is used: the variants' rulings quote the same sentences many times over.
 
@@ -23,10 +24,10 @@ import json
 
 from flask import Blueprint, Response, jsonify, request
 
-from adjudicator.compare import compare as compare_variants
-from adjudicator.messages import Message, msg
-from adjudicator.matrix import matrix as build_matrix
-from adjudicator.parse import compare_request
+from adjudicator.compare.comparison import compare as compare_variants
+from adjudicator.model.messages import Message, msg
+from adjudicator.compare.matrix import matrix as build_matrix
+from adjudicator.input.parse import compare_request
 
 from . import serialize
 from .language import current_language
@@ -36,6 +37,9 @@ from .variants_api import loaded_variants
 bp = Blueprint("compare", __name__, url_prefix="/v1")
 
 CITATION_FORMS = ("full", "refs")  # ?citations=refs: each citation once, referenced where used
+WORD_FORMS = ("full", "none")  # ?words=none: rulings without their sentences
+WORDS_KEY = "canasta.words"  # environ: whether this request's rulings carry words (set by wants_words)
+PREFERENCE_KEY = "canasta.preference_applied"  # environ: the Prefer preference honoured, for the answer's header
 
 
 @bp.post("/compare")
@@ -43,10 +47,11 @@ def compare():
     refs = query_choice("citations", CITATION_FORMS, "full") == "refs"
     variants = loaded_variants()
     result = compare_variants(compare_request(json_body(), variants), variants)
+    words = wants_words()
     if not refs:
-        return jsonify(serialize.comparison(result, current_language(), problem_type))
+        return jsonify(serialize.comparison(result, current_language(), problem_type, words))
     with serialize.citation_table() as table:
-        out = serialize.comparison(result, current_language(), problem_type)
+        out = serialize.comparison(result, current_language(), problem_type, words)
     out["citations"] = table
     return jsonify(out)
 
@@ -69,6 +74,46 @@ def query_choice(name: str, allowed: tuple[str, ...], default: str) -> str:
         raise bad_query(name, allowed, msg("detail.query_choice", name=name, allowed=", ".join(allowed),
                                            given=values[0]))
     return values[0]
+
+
+def wants_words() -> bool:
+    """Whether this request's rulings come with their words.
+
+    ``?words=none`` leaves them out and ``?words=full`` keeps them; without the query parameter, a
+    ``Prefer: return=minimal`` header (RFC 7240) leaves them out, and the answer says
+    ``Preference-Applied: return=minimal``. Keys, rule ids, verdicts and citations stay either way.
+    """
+    environ = request.environ
+    known = environ.get(WORDS_KEY)
+    if known is None:
+        choice = query_choice("words", WORD_FORMS, "") if environ.get("QUERY_STRING") else ""
+        if not choice:
+            choice = "none" if prefers_minimal(environ.get("HTTP_PREFER")) else "full"
+            if choice == "none":
+                environ[PREFERENCE_KEY] = "return=minimal"
+        known = environ[WORDS_KEY] = choice == "full"
+    return known
+
+
+WORD_ENDPOINTS = frozenset({"rulings.adjudicate", "batch.adjudicate_batch", "compare.compare"})
+
+
+def words_first() -> None:
+    """``before_request``: the endpoints whose rulings can leave out their words read ``words`` and ``Prefer``
+    before the body, so a bad ``words`` is a 400 even where no ruling is made (a batch of problems)."""
+    if request.endpoint in WORD_ENDPOINTS:
+        wants_words()
+
+
+def prefers_minimal(header: str | None) -> bool:
+    """Whether a ``Prefer`` header asks for ``return=minimal`` (among other preferences, with parameters)."""
+    if not header:
+        return False
+    for preference in header.split(","):
+        name, _, value = preference.split(";", 1)[0].partition("=")
+        if name.strip().lower() == "return" and value.strip().strip('"').lower() == "minimal":
+            return True
+    return False
 
 
 def bad_query(name: str, allowed: tuple[str, ...], detail: Message) -> ApiProblem:

@@ -1,7 +1,7 @@
 """Compressed answers: gzip, and brotli when the ``brotli`` package is installed.
 
-:func:`compress` runs after every other ``after_request`` hook (see the ``init_app`` order in
-:func:`web_api.create_app`), on every answer of the app -- the JSON API, problems, CSV, the
+:func:`compress` runs last in the app's one ``after_request`` hook (:mod:`web_api.security`),
+on every answer of the app -- the JSON API, problems, CSV, the
 OpenAPI document, the page's files. It compresses an answer when
 
 * its media type is text: ``text/*`` (HTML, CSS, CSV, plain text, JavaScript), JSON
@@ -34,7 +34,8 @@ import gzip
 import threading
 from collections import OrderedDict
 
-from flask import Flask, Response, request
+from flask import Response, request
+from werkzeug.http import parse_accept_header
 
 try:  # optional: without it only gzip is offered
     import brotli
@@ -57,8 +58,16 @@ def compressible(mimetype: str | None) -> bool:
     """Whether answers of this media type are worth compressing (text, JSON, YAML, SVG, XML)."""
     if not mimetype:
         return False
-    mimetype = mimetype.lower()
-    return mimetype.startswith("text/") or mimetype in _TEXT_TYPES or mimetype.endswith(("+json", "+xml"))
+    known = _COMPRESSIBLE.get(mimetype)
+    if known is None:
+        lower = mimetype.lower()
+        known = lower.startswith("text/") or lower in _TEXT_TYPES or lower.endswith(("+json", "+xml"))
+        if len(_COMPRESSIBLE) < 256:  # the app answers a handful of media types
+            _COMPRESSIBLE[mimetype] = known
+    return known
+
+
+_COMPRESSIBLE: dict[str, bool] = {}
 
 
 def codings() -> tuple[str, ...]:
@@ -74,6 +83,22 @@ def choose_coding(accept) -> str | None:
         if q > best_q:
             best, best_q = coding, q
     return best
+
+
+def coding_for(header: str) -> str | None:
+    """:func:`choose_coding` for an ``Accept-Encoding`` header, worked out once per form of the header."""
+    try:
+        return _CHOSEN[header]
+    except KeyError:
+        pass
+    coding = choose_coding(parse_accept_header(header))
+    if len(_CHOSEN) >= 1024:
+        _CHOSEN.clear()
+    _CHOSEN[header] = coding
+    return coding
+
+
+_CHOSEN: dict[str, str | None] = {}
 
 
 def encode(data: bytes, coding: str, level: int) -> bytes:
@@ -116,10 +141,9 @@ def remember_digest(tag: str, data: bytes) -> None:
     request.environ[_DIGEST_KEY] = (tag, len(data))
 
 
-def add_vary(response: Response, length: int) -> None:
-    """``Vary: Accept-Encoding`` on an answer that would be compressed for a client that accepts it."""
-    if length > MIN_SIZE and compressible(response.mimetype) and "Content-Encoding" not in response.headers:
-        response.vary.add("Accept-Encoding")
+def varies(response: Response, mimetype: str, length: int) -> bool:
+    """Whether an answer would be compressed for a client that accepts it (so it says ``Vary: Accept-Encoding``)."""
+    return length > MIN_SIZE and compressible(mimetype) and "Content-Encoding" not in response.headers
 
 
 def remembered(tag: str, data: bytes, coding: str, level: int) -> bytes:
@@ -132,46 +156,44 @@ def remembered(tag: str, data: bytes, coding: str, level: int) -> bytes:
     return body
 
 
-def _compressed(data: bytes, coding: str) -> bytes:
-    known = request.environ.get(_DIGEST_KEY)
+def _compressed(data: bytes, coding: str, environ: dict) -> bytes:
+    known = environ.get(_DIGEST_KEY)
     if known is None or known[1] != len(data):
         return encode(data, coding, FAST_LEVEL[coding])
     return remembered(known[0], data, coding, HIGH_LEVEL[coding])
 
 
-def compress(response: Response) -> Response:
-    """``after_request``: compress the answer when it is worth it and the client accepts it (see above)."""
+def compress(response: Response, environ: dict, mimetype: str, vary: list[str], present: dict) -> None:
+    """Compress the answer when it is worth it and the client accepts it (see above); ``Accept-Encoding`` is
+    added to ``vary`` where the answer depends on it. Called last by :mod:`web_api.security`'s hook, with
+    the headers the view set (``present``, lower-case names)."""
     status = response.status_code
-    if status < 200 or status in (204, 206, 304) or "Content-Encoding" in response.headers:
-        return response
-    if not compressible(response.mimetype) or "no-transform" in response.headers.get("Cache-Control", ""):
-        return response
+    if status < 200 or status in (204, 206, 304) or not compressible(mimetype):
+        return
+    if "content-encoding" in present or "no-transform" in present.get("cache-control", ""):
+        return
     if response.direct_passthrough:  # send_file: read the file, unless it is large
         length = response.content_length
         if length is None or length > MAX_PASSTHROUGH:
-            return response
+            return
         response.direct_passthrough = False
     elif response.is_streamed:
-        return response
+        return
     data = response.get_data()
     if len(data) <= MIN_SIZE:
-        return response
-    response.vary.add("Accept-Encoding")
-    if "Accept-Encoding" not in request.headers:  # most integrations: nothing to choose from
-        return response
-    coding = choose_coding(request.accept_encodings)
+        return
+    vary.append("Accept-Encoding")
+    accept = environ.get("HTTP_ACCEPT_ENCODING")
+    if not accept:  # most integrations: nothing to choose from
+        return
+    coding = coding_for(accept)
     if coding is None:
-        return response
-    body = _compressed(data, coding)
+        return
+    body = _compressed(data, coding, environ)
     if len(body) >= len(data):
-        return response
+        return
     response.set_data(body)  # sets Content-Length
     response.headers["Content-Encoding"] = coding
     tag, weak = response.get_etag()
     if tag and not weak:
         response.set_etag(tag, weak=True)
-    return response
-
-
-def init_app(app: Flask) -> None:
-    app.after_request(compress)

@@ -2,7 +2,9 @@
 
 Reading: :func:`loads` takes the body's bytes and refuses what is not I-JSON: not
 UTF-8, a lone UTF-16 surrogate escape, ``NaN``/``Infinity``, a number too large
-for a double, nesting deeper than 1,024 levels. Writing: :class:`OrjsonProvider`
+for a double, nesting deeper than 1,024 levels, an object that names a member twice
+(:class:`DuplicateKey`, with a JSON pointer to the second one: orjson, like most
+parsers, would keep the last one silently). Writing: :class:`OrjsonProvider`
 is Flask's JSON provider, so ``jsonify`` and every problem go through orjson, in
 the documents' own key order, as UTF-8 (the rule texts are Swedish, Norwegian and
 Danish).
@@ -10,6 +12,7 @@ Danish).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -19,8 +22,69 @@ from flask.json.provider import JSONProvider
 JSONDecodeError = orjson.JSONDecodeError
 
 
+class DuplicateKey(ValueError):
+    """A JSON object names a member twice; ``pointer`` (RFC 6901) is the second one."""
+
+    def __init__(self, pointer: str):
+        super().__init__(f"duplicate member name at {pointer}")
+        self.pointer = pointer
+
+
 def loads(data: bytes | str) -> Any:
-    return orjson.loads(data)
+    """The JSON value of ``data``; ``JSONDecodeError`` when it is not I-JSON, :class:`DuplicateKey` when a name repeats.
+
+    Duplicates cost almost nothing to rule out: every member has one ``:`` after its name, so when
+    the body holds as many colons as the parsed value has members, no name was dropped. Only
+    otherwise (a colon inside a string, or a duplicate) is the body read again, keeping every pair.
+    """
+    value = orjson.loads(data)
+    if data.count(b":" if isinstance(data, bytes) else ":") != _members(value):
+        pointer = _first_duplicate(data)
+        if pointer is not None:
+            raise DuplicateKey(pointer)
+    return value
+
+
+def _members(value: Any) -> int:
+    """Members of every object in ``value``."""
+    count, stack = 0, [value] if type(value) in (dict, list) else []
+    while stack:
+        node = stack.pop()
+        if type(node) is dict:
+            count += len(node)
+            stack.extend(v for v in node.values() if type(v) in (dict, list))
+        else:
+            stack.extend(v for v in node if type(v) in (dict, list))
+    return count
+
+
+class _Pairs(list):
+    """An object as the standard library's parser hands it over: its (name, value) pairs, repeats kept."""
+
+
+def _escape(name: str) -> str:
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+def _first_duplicate(data: bytes | str) -> str | None:
+    """The JSON pointer of the first member whose name its object already had, or None."""
+    try:
+        tree = json.loads(data, object_pairs_hook=_Pairs)
+    except RecursionError:  # nested deeper than the standard library follows; orjson took it (at most 1,024)
+        return None
+    stack: list[tuple[Any, str]] = [(tree, "")]
+    while stack:
+        node, pointer = stack.pop()
+        if isinstance(node, _Pairs):
+            seen: set[str] = set()
+            for name, member in node:
+                if name in seen:
+                    return f"{pointer}/{_escape(name)}"
+                seen.add(name)
+            stack.extend((member, f"{pointer}/{_escape(name)}") for name, member in reversed(node))
+        elif isinstance(node, list):
+            stack.extend((member, f"{pointer}/{i}") for i, member in reversed(list(enumerate(node))))
+    return None
 
 
 def dumps(value: Any) -> bytes:

@@ -17,14 +17,19 @@ pointers, card codes) never change with the language.
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import request
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
-from adjudicator.render import DEFAULT_LANGUAGE, LANGUAGES
+from adjudicator.words.render import DEFAULT_LANGUAGE, LANGUAGES
 
 DEFAULT = DEFAULT_LANGUAGE
 ALIASES = {"no": "nb", "nn": "nb", "nob": "nb", "nno": "nb", "swe": "sv", "dan": "da", "eng": "en"}
 _BODY_KEY = "canasta.body_lang"
 _CHOSEN_KEY = "canasta.lang"
+SAID_IN = frozenset({"application/json", "application/problem+json", "text/csv"})  # answers that say Content-Language
+_ACCEPTED: dict[str, str | None] = {}  # Accept-Language header -> the language it chooses (clients send few forms)
+_ACCEPTED_MAX = 1024
 
 
 def supported(tag: object) -> str | None:
@@ -42,31 +47,38 @@ def remember_body_language(data: dict) -> None:
         request.environ[_BODY_KEY] = data.get("lang")
 
 
-def current_language() -> str:
-    """The language of this request's words (see the module's docstring for the order)."""
-    chosen = request.environ.get(_CHOSEN_KEY)
-    if chosen is not None:
-        return chosen
-    candidates = [*request.args.getlist("lang"), request.environ.get(_BODY_KEY)]
-    chosen = next((lang for lang in map(supported, candidates) if lang), None)
-    if chosen is None:
-        for tag, _quality in request.accept_languages:  # werkzeug sorts them by q-value
-            chosen = supported(tag)
-            if chosen:
-                break
-    chosen = chosen or DEFAULT
-    request.environ[_CHOSEN_KEY] = chosen
+def accepted(header: str) -> str | None:
+    """The first supported language of an ``Accept-Language`` header by its q-values (worked out once per form)."""
+    try:
+        return _ACCEPTED[header]
+    except KeyError:
+        pass
+    chosen = next((lang for lang in (supported(tag) for tag, _q in parse_accept_header(header, LanguageAccept))
+                   if lang), None)
+    if len(_ACCEPTED) >= _ACCEPTED_MAX:
+        _ACCEPTED.clear()
+    _ACCEPTED[header] = chosen
     return chosen
 
 
-def _say_language(response: Response) -> Response:
-    if request.path.startswith("/web/") or request.path == "/":  # the page picks its own words
-        return response
-    if response.mimetype in ("application/json", "application/problem+json", "text/csv"):
-        response.headers["Content-Language"] = current_language()
-        response.vary.add("Accept-Language")
-    return response
+def current_language() -> str:
+    """The language of this request's words (see the module's docstring for the order)."""
+    environ = request.environ
+    chosen = environ.get(_CHOSEN_KEY)
+    if chosen is not None:
+        return chosen
+    if environ.get("QUERY_STRING"):  # the query is parsed only when there is one
+        chosen = next((lang for lang in map(supported, request.args.getlist("lang")) if lang), None)
+    if chosen is None:
+        chosen = supported(environ.get(_BODY_KEY))
+    if chosen is None:
+        header = environ.get("HTTP_ACCEPT_LANGUAGE")
+        chosen = accepted(header) if header else None
+    chosen = chosen or DEFAULT
+    environ[_CHOSEN_KEY] = chosen
+    return chosen
 
 
-def init_app(app: Flask) -> None:
-    app.after_request(_say_language)
+def says_language(path: str, mimetype: str) -> bool:
+    """Whether an answer names its language: the API's JSON, problems and CSV; the page picks its own words."""
+    return mimetype in SAID_IN and path != "/" and not path.startswith("/web/")

@@ -1,27 +1,53 @@
 """``POST /v1/options``: what may I do? Every move open to the player in one situation, each with its ruling.
 
 The body is ``{variant, situation, house_rules?, lang?}`` -- what ``/v1/adjudicate``
-takes, without the action. :mod:`adjudicator.parse` checks it and
-:func:`adjudicator.options.legal_moves` lists the options; each carries the
+takes, without the action. :mod:`adjudicator.input.parse` checks it and
+:func:`adjudicator.options.listing.legal_moves` lists the options; each carries the
 ``action`` to send to ``/v1/adjudicate`` and the ruling the engine gives it.
+
+A group can hold hundreds of distinct moves; the answer gives each group's
+``count`` and a page of its options (``?limit=``, ``?offset=``; ``?group=``
+answers one group only), the most useful first.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, jsonify, request
 
-from adjudicator.options import legal_moves
-from adjudicator.parse import options_request
+from adjudicator.model.messages import msg
+from adjudicator.options.listing import legal_moves
+from adjudicator.input.parse import options_request
 
 from . import serialize
+from .compare_api import bad_query, query_choice
 from .language import current_language
 from .problems import json_body
 from .variants_api import loaded_variants
 
 bp = Blueprint("options", __name__, url_prefix="/v1")
+LIMIT, MAX_LIMIT = 20, 1000  # options per group in one answer: by default, at most
+GROUP_KINDS = ("draw", "take_pile", "meld", "go_out", "discard")
 
 
 @bp.post("/options")
 def options():
-    request = options_request(json_body(), loaded_variants())
-    return jsonify(serialize.options(legal_moves(request.situation, request.rules), current_language()))
+    limit = query_number("limit", 1, MAX_LIMIT, LIMIT)
+    offset = query_number("offset", 0, 10**6, 0)
+    only = query_choice("group", GROUP_KINDS, "")
+    body = options_request(json_body(), loaded_variants())
+    listed = legal_moves(body.situation, body.rules)
+    return jsonify(serialize.options(listed, current_language(), limit=limit, offset=offset, only=only or None))
+
+
+def query_number(name: str, low: int, high: int, default: int) -> int:
+    """The single whole-number value of query parameter ``name``, from ``low`` to ``high``; a 400 otherwise."""
+    values = request.args.getlist(name)
+    allowed = (f"{low}-{high}",)
+    if not values:
+        return default
+    if len(values) > 1:
+        raise bad_query(name, allowed, msg("detail.query_repeated", name=name, count=len(values)))
+    text = values[0]
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise bad_query(name, allowed, msg("detail.query_number", name=name, low=low, high=high, given=text))
+    return int(text)

@@ -1,14 +1,15 @@
 """The web layer's own words: the titles and details of its problems, in English.
 
-They join the engine's catalogue (:func:`adjudicator.catalogue.register`), so one
-gettext round translates them with everything else, and
-:func:`adjudicator.render.words` renders them in the request's language.
+They join the engine's catalogue when the app starts (:func:`register_phrases`, called by
+``create_app``), so :func:`adjudicator.words.render.words` renders them in the request's
+language; ``babel.cfg`` names :data:`PHRASES` for the gettext round, which translates them
+with everything else.
 A problem's ``title`` is ``title.<type slug>``.
 """
 
 from __future__ import annotations
 
-from adjudicator.catalogue import register
+from adjudicator.words.catalogue import register
 
 PHRASES: dict[str, str] = {
     # titles, by problem type
@@ -45,11 +46,23 @@ PHRASES: dict[str, str] = {
     "detail.connection_closed": "the connection closed before the body was complete",
     "detail.query_repeated": "{name} is given {count} times; give it once.",
     "detail.query_choice": "{name} must be one of {allowed}, not {given}.",
+    "detail.query_number": "{name} must be a whole number from {low} to {high}, not {given}.",
     "detail.origin": "This origin may not call the service from a browser.",
     "detail.more_errors": ("And 1 more problem.", "And {count} more problems."),
     "detail.internal": "The server failed to handle this request; the error has been logged.",
     "kind.array": "an array", "kind.string": "a string", "kind.boolean": "a boolean", "kind.null": "an empty value",
     "kind.number": "a number",
+    # budgets (issue 24)
+    "title.batch-over-budget": "The batch is more work than one request may be",
+    "title.batch-deadline": "Not worked out in time",
+    "detail.batch_budget": "The requests of this batch are more work than one batch may hold; send them in "
+                           "batches of at most {items} requests like these.",
+    "detail.batch_deadline": "This request was not worked out: the batch used up its {seconds} seconds. "
+                             "Send it again in another batch.",
+    "detail.duplicate_key": "An object names the same member twice; name each member once.",
 }
 
-register(PHRASES)
+
+def register_phrases() -> None:
+    """Add :data:`PHRASES` to the engine's catalogue (again: no change)."""
+    register(PHRASES)

@@ -34,12 +34,12 @@ from urllib.parse import quote
 from flask import Flask, Response, current_app, has_request_context, request
 from werkzeug.exceptions import ClientDisconnected, HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
-from adjudicator.catalogue import ENGLISH
-from adjudicator.errors import AdjudicatorError
-from adjudicator.messages import Message, msg
-from adjudicator.render import DEFAULT_LANGUAGE, render, words
+from adjudicator.words.catalogue import ENGLISH
+from adjudicator.model.errors import AdjudicatorError
+from adjudicator.model.messages import Message, msg
+from adjudicator.words.render import DEFAULT_LANGUAGE, render, words
 
-from . import jsonio, phrases  # noqa: F401 -- phrases: the titles and details below are catalogue texts
+from . import jsonio
 from .language import current_language, remember_body_language
 from .request_id import current_request_id
 from .serialize import problem_members
@@ -118,12 +118,20 @@ def problem_body(status: int, title: str, detail: str | Message, *, type: str | 
 def problem_response(status: int, title: str, detail: str, *, type: str | None = None,
                      errors: list[dict] | None = None, headers: dict[str, str] | None = None,
                      base: Response | None = None, **extensions: Any) -> Response:
-    """A ``application/problem+json`` response; ``base`` keeps another response's headers."""
+    """A ``application/problem+json`` response; ``base`` keeps another response's headers.
+
+    Its words are in the request's language, and it says so (``Content-Language``, ``Vary:
+    Accept-Language``) wherever it is answered: under ``/`` and ``/web/`` too, where the page's
+    own files choose their words themselves.
+    """
     body = problem_body(status, title, detail, type=type, errors=errors, **extensions)
     resp = base if base is not None else Response()
     resp.set_data(jsonio.dumps(body))
     resp.status_code = status
     resp.headers["Content-Type"] = PROBLEM_MIMETYPE
+    if has_request_context():
+        resp.headers["Content-Language"] = current_language()
+        resp.vary.add("Accept-Language")
     for name, value in (headers or {}).items():
         resp.headers[name] = value
     return resp
@@ -188,7 +196,8 @@ def json_body() -> dict:
     * 400 ``malformed-json`` when the body is empty, not UTF-8, not JSON (``NaN`` and
       ``Infinity`` included), nested too deeply, or has an integer too long to parse.
     * 400 ``body-not-an-object`` when the JSON is valid but not an object.
-    * 400 ``malformed-json`` also when a string holds an unpaired UTF-16 surrogate escape (not text).
+    * 400 ``malformed-json`` also when a string holds an unpaired UTF-16 surrogate escape (not text),
+      or when an object names a member twice (its pointer is the second one: I-JSON, RFC 7493).
     * 413 (via werkzeug) when the body exceeds ``MAX_CONTENT_LENGTH``, whether the
       Content-Length says so up front or a body without one (chunked) runs past it.
 
@@ -205,6 +214,10 @@ def json_body() -> dict:
                          errors=[{"pointer": "", "detail": msg("detail.empty_body")}])
     try:
         data = jsonio.loads(raw)  # I-JSON only: UTF-8, no lone surrogates, no NaN, at most 1,024 levels deep
+    except jsonio.DuplicateKey as e:
+        detail = msg("detail.duplicate_key")
+        raise ApiProblem(400, "Malformed JSON", detail, type="malformed-json",
+                         errors=[{"pointer": e.pointer, "detail": detail}]) from None
     except jsonio.JSONDecodeError as e:
         reason = str(e)  # orjson's own words: "depth limit exceeded", "no low surrogate in string", ...
         detail = (msg("detail.too_deep") if "depth limit" in reason else

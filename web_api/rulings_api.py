@@ -1,7 +1,8 @@
 """``POST /v1/adjudicate`` (one ruling under one variant) and ``GET /v1/rules`` (the rule ids rulings cite).
 
-The body must be a JSON object (:func:`web_api.problems.json_body`);
-:mod:`adjudicator.parse` checks its shape and what only the rules can say and
+The body must be a JSON object (:func:`web_api.problems.json_body`); ``?words=none`` or
+``Prefer: return=minimal`` asks for the ruling without its words (:func:`web_api.compare_api.wants_words`).
+:mod:`adjudicator.input.parse` checks its shape and what only the rules can say and
 raises the engine's typed errors, which :mod:`web_api.problems` turns into problems.
 """
 
@@ -9,10 +10,11 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.engine import rule
-from adjudicator.parse import ruling_request
+from adjudicator.rules.engine import rule
+from adjudicator.input.parse import ruling_request
 
 from . import serialize
+from .compare_api import wants_words
 from .language import current_language
 from .problems import json_body
 from .variants_api import loaded_variants
@@ -23,7 +25,8 @@ bp = Blueprint("rulings", __name__, url_prefix="/v1")
 @bp.post("/adjudicate")
 def adjudicate():
     request = ruling_request(json_body(), loaded_variants())
-    return jsonify(serialize.ruling(rule(request.situation, request.action, request.rules), current_language()))
+    ruled = rule(request.situation, request.action, request.rules)
+    return jsonify(serialize.ruling(ruled, current_language(), wants_words()))
 
 
 @bp.get("/rules")

@@ -1,7 +1,7 @@
 """``POST /v1/score``: one round (``teams``) or a whole game (``rounds``) scored under one variant.
 
 The body must be a JSON object (:func:`web_api.problems.json_body`);
-:mod:`adjudicator.parse` and :mod:`adjudicator.scoring` check its shape, cards,
+:mod:`adjudicator.input.parse` and :mod:`adjudicator.scoring` check its shape, cards,
 counts and the variant's rules and raise the engine's typed errors (422, or 404
 for an unknown variant).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.parse import score_request
+from adjudicator.input.parse import score_request
 from adjudicator.scoring import score as score_request_sheet
 
 from . import serialize

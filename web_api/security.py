@@ -51,12 +51,15 @@ from collections.abc import Iterable
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, Response, current_app, request
+from werkzeug.datastructures import Headers
 
-from adjudicator.messages import msg
+from adjudicator.model.messages import msg
 
+from . import caching, compare_api, compression
+from .language import current_language, says_language
 from .problems import problem_response
 from .request_id import HEADER as REQUEST_ID_HEADER
-from .request_id import current_request_id
+from .request_id import request_id_of
 
 # 'wasm-unsafe-eval': the page's Web Worker compiles the offline engine's WebAssembly (Pyodide); it
 # allows WebAssembly compilation only, not eval() or new Function().
@@ -145,15 +148,13 @@ def _answer_preflight() -> Response | None:
     return response
 
 
-def _add_cors_headers(response: Response) -> None:
-    origins = allowed_origins()
-    if not origins or not is_cors_path(request.path):
-        return
-    response.vary.add("Origin")
-    origin = request.headers.get("Origin")
+def _add_cors_headers(response: Response, environ: dict, origins: frozenset[str], vary: list[str]) -> None:
+    """CORS headers on an answer of the JSON API, for an allow-list that is not empty."""
+    vary.append("Origin")
+    origin = environ.get("HTTP_ORIGIN")
     if origin is not None and origin in origins:
         response.headers["Access-Control-Allow-Origin"] = origin
-        if not request.environ.get(_PREFLIGHT_KEY):
+        if not environ.get(_PREFLIGHT_KEY):
             response.headers["Access-Control-Expose-Headers"] = CORS_EXPOSE_HEADERS
 
 
@@ -166,16 +167,20 @@ def security_headers(page: bool = False) -> dict[str, str]:
             "Content-Security-Policy": PAGE_CSP if page else API_CSP}
 
 
-def _cache_control(response: Response) -> str | None:
-    if response.status_code >= 400:
-        return NO_STORE  # every error, a refused preflight included
-    if request.environ.get(_PREFLIGHT_KEY):
-        return None  # an allowed preflight's caching is Access-Control-Max-Age's job
-    if "Cache-Control" in response.headers:
-        return None  # the view chose (no-cache + ETag: web_api.caching and the page's files)
-    if is_json_api_path(request.path):
-        return NO_STORE
-    return None
+# The same four headers on every answer: checked and made (name, value) pairs once, appended as they are.
+_PAGE_HEADERS = tuple(Headers(security_headers(page=True)).items())
+_API_HEADERS = tuple(Headers(security_headers(page=False)).items())
+_PAGE_NO_STORE = _PAGE_HEADERS + (("Cache-Control", NO_STORE),)
+_API_NO_STORE = _API_HEADERS + (("Cache-Control", NO_STORE),)
+
+
+def _append(headers: Headers, pairs: tuple) -> None:
+    """Add header pairs checked once above (werkzeug would check each again on every answer)."""
+    raw = getattr(headers, "_list", None)
+    if type(raw) is list:
+        raw.extend(pairs)
+    else:  # pragma: no cover -- a werkzeug without the list inside: the public, checking way
+        headers.extend(pairs)
 
 
 def _relative_location(response: Response) -> None:
@@ -189,21 +194,79 @@ def _relative_location(response: Response) -> None:
         response.headers["Location"] = urlunsplit(("", "", path, parts.query, parts.fragment))
 
 
-def _finish(response: Response) -> Response:
-    headers = response.headers
-    headers[REQUEST_ID_HEADER] = current_request_id()
-    headers.update(security_headers(page=is_page_path(request.path)))
-    cache = _cache_control(response)
-    if cache is not None:
-        headers["Cache-Control"] = cache
-    if 300 <= response.status_code < 400:
-        _relative_location(response)
-    _add_cors_headers(response)
-    return response
+def _finish_for(origins: frozenset[str]):
+    """The app's one ``after_request`` hook, for its CORS allow-list (read once, in :func:`init_app`)."""
+
+    def finish(response: Response) -> Response:
+        """Everything every answer gets, each header written once, the request and headers read once.
+
+        In order: ``Content-Language`` (:mod:`web_api.language`), the request id and the security
+        headers, ``Cache-Control``, a relative ``Location``, CORS, then revalidation
+        (:mod:`web_api.caching`, GET and HEAD) and compression (:mod:`web_api.compression`, last:
+        after the ETag of the plain body). ``Vary`` collects what each depends on and is written at
+        the end, after any a view set.
+        """
+        req = request._get_current_object()  # one look-up of the request, not one per use
+        environ, path = req.environ, req.path
+        headers = response.headers
+        present = {name.lower(): value for name, value in headers.items()}  # the view's headers, read once
+        ctype = present.get("content-type")
+        mimetype = ctype.split(";", 1)[0].strip().lower() if ctype else ""
+        vary: list[str] = []
+        if says_language(path, mimetype):
+            headers.add("Content-Language", current_language())
+            vary.append("Accept-Language")
+        headers.add(REQUEST_ID_HEADER, request_id_of(environ))
+        page = is_page_path(path)
+        status = response.status_code
+        if status >= 400:
+            cache = NO_STORE  # every error, a refused preflight included
+        elif environ.get(_PREFLIGHT_KEY) or "cache-control" in present:
+            cache = None  # Access-Control-Max-Age's job; or the view chose (no-cache + ETag)
+        else:
+            cache = NO_STORE if is_json_api_path(path) else None
+        if cache is None:
+            _append(headers, _PAGE_HEADERS if page else _API_HEADERS)
+        elif "cache-control" in present:  # an error of a view that chose its own caching: no-store wins
+            _append(headers, _PAGE_HEADERS if page else _API_HEADERS)
+            headers["Cache-Control"] = cache
+        else:  # the JSON API and errors, the common case: in one step
+            _append(headers, _PAGE_NO_STORE if page else _API_NO_STORE)
+        if 300 <= status < 400:
+            _relative_location(response)
+        if origins and is_cors_path(path):
+            _add_cors_headers(response, environ, origins, vary)
+        if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            caching.conditional(response, environ, mimetype, vary)
+        compression.compress(response, environ, mimetype, vary, present)
+        if compare_api.WORDS_KEY in environ:  # the answer depends on Prefer (web_api.compare_api.wants_words)
+            vary.append("Prefer")
+            applied = environ.get(compare_api.PREFERENCE_KEY)
+            if applied and status < 400:
+                headers.add("Preference-Applied", applied)
+        if vary:
+            _add_vary(headers, vary, present.get("vary"))
+        return response
+
+    return finish
+
+
+def _add_vary(headers: Headers, names: list[str], current: str | None) -> None:
+    """Add ``names`` to the answer's ``Vary`` (once each, after ``current``, those a view set)."""
+    if current is None:
+        headers.add("Vary", ", ".join(dict.fromkeys(names)))
+        return
+    have = [v.strip() for v in current.split(",") if v.strip()]
+    lower = {v.lower() for v in have}
+    for name in names:
+        if name.lower() not in lower:
+            have.append(name)
+            lower.add(name.lower())
+    headers["Vary"] = ", ".join(have)
 
 
 def init_app(app: Flask) -> None:
     """Read the CORS allow-list (``ValueError`` on a bad origin) and install the hooks."""
     app.extensions[_EXTENSION_KEY] = parse_origins(app.config.get(CORS_CONFIG_KEY))
     app.before_request(_answer_preflight)
-    app.after_request(_finish)
+    app.after_request(_finish_for(app.extensions[_EXTENSION_KEY]))

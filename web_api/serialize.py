@@ -1,30 +1,37 @@
 """JSON from the engine's typed results: the one place answers become JSON documents.
 
 Every function takes a typed result and the reader's language and returns a
-JSON-ready ``dict``; words come from :mod:`adjudicator.render`. Citations are
+JSON-ready ``dict``; words come from :mod:`adjudicator.words.render`. Citations are
 the same objects again and again, so their dicts are built once per process.
+
+What is the same from one answer to the next is made once and handed out again (never changed
+after it is made): a message's words and machine form (:func:`said`, by the message's value),
+an interpretation a variant keeps (:func:`interpretation`), a ruling's summary (by what it says).
+
+A ruling can be asked for without its words (``words=False``: ``?words=none`` or ``Prefer:
+return=minimal`` at the edge): keys, rule ids, verdicts, parameters and citations only, for
+programs that show their own texts or none. The default answer keeps every word.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
 
-from adjudicator.compare import Comparison, RuleDifference, ScoreDifference, VariantResult
-from adjudicator.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated,
+from adjudicator.compare.comparison import Comparison, RuleDifference, ScoreDifference, VariantResult
+from adjudicator.model.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated,
                                 UnknownVariant)
-from adjudicator.findings import Finding, HouseRuleUsed, Interpretation, Ruling
-from adjudicator.matrix import MatrixRow
-from adjudicator.messages import Param, ParamValue, jsonable
-from adjudicator.parameters import PARAMETERS
-from adjudicator.readings import statement
-from adjudicator.render import render, requirement_message, summary, words
-from adjudicator.rules import RULES
+from adjudicator.model.findings import Finding, HouseRuleUsed, Interpretation, Ruling
+from adjudicator.compare.matrix import MatrixRow
+from adjudicator.model.messages import (Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word,
+                                        code_of, jsonable)
+from adjudicator.model.parameters import PARAMETERS
+from adjudicator.words.clauses import statement
+from adjudicator.words.render import render, requirement_message, summary, words
+from adjudicator.model.rule_ids import RULES
 from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, TeamScore
 from adjudicator.variants import Citation, Entry, Variant, translated
 
-from . import phrases  # noqa: F401 -- problem titles are catalogue texts
 
 MAX_ERRORS = 50  # a problem lists at most this many faults; ``error_count`` then says how many there were
 DETAIL_ERRORS = 3  # how many problems the one-paragraph ``detail`` spells out
@@ -78,6 +85,101 @@ def citations(cs: tuple) -> list[dict]:
     return out
 
 
+# ----------------------------------------------------------------------------------------------
+# Words made once: a message's words and code, by its value
+
+_SAID: dict[tuple, str] = {}  # (message's value, language) -> its words
+_CODES: dict[tuple, dict] = {}  # message's value -> its machine form (``{"key", "args"}``)
+_SAID_MAX = 16384  # distinct messages are few (rules x cases x cards); a flood of new ones only clears it
+
+
+def _frozen(value):
+    """A hashable value standing for a message argument: equal only when it is said the same way.
+
+    ``True``, ``1`` and ``1.0`` (equal in Python, said "yes", "1" and "1.0"), a list and a tuple are kept
+    apart. Most arguments (codes, cards, ranks, parameters, counts) stand for themselves.
+    """
+    kind = type(value)
+    if kind is Message:
+        out = [Message, value.key]
+        for name, arg in value.args.items():
+            out.append(name)
+            out.append(arg if type(arg) in _PLAIN else _frozen(arg))
+        return tuple(out)
+    if kind is Items:
+        return (Items, value.joiner, *[i if type(i) in _PLAIN else _frozen(i) for i in value.items])
+    if kind is ParamValue:
+        return (ParamValue, value.name, _frozen(value.value))
+    if kind is tuple or kind is list:
+        return (kind, *[v if type(v) in _PLAIN else _frozen(v) for v in value])
+    if kind is dict:
+        return (dict, *[(k, _frozen(v)) for k, v in value.items()])
+    if kind is bool or kind is float:
+        return (kind, value)
+    return value
+
+
+# Arguments that stand for themselves in a key: hashable, and equal only to a value said the same way
+_PLAIN = frozenset({str, int, type(None), Card, Cards, Rank, Param, Fact, Word, VariantRef})
+
+
+def _key(message: Message):
+    """The message's value as a dictionary key, or None when an argument cannot be one."""
+    key = _frozen(message)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _remember(table: dict, key, value):
+    if len(table) >= _SAID_MAX:
+        table.clear()
+    table[key] = value
+    return value
+
+
+def said(message: Message, lang: str) -> str:
+    """``render(message, lang)``, made once for each message value and language."""
+    key = _key(message)
+    if key is None:
+        return render(message, lang)
+    hit = _SAID.get((key, lang))
+    return hit if hit is not None else _remember(_SAID, (key, lang), render(message, lang))
+
+
+_CODE_OF = {Card: lambda v: v.value, Rank: lambda v: v.value, Param: lambda v: v.name, Fact: lambda v: v.pointer,
+            Word: lambda v: v.value, VariantRef: lambda v: v.id, Cards: lambda v: list(v.codes)}
+
+
+def code(value):
+    """:func:`adjudicator.messages.code_of` (the machine form of a message or argument), by type at once."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is Message:
+        return {"key": value.key, "args": {name: code(arg) for name, arg in value.args.items()}}
+    made = _CODE_OF.get(kind)
+    return made(value) if made is not None else code_of(value)
+
+
+def said_and_code(message: Message, lang: str | None) -> tuple[str | None, dict]:
+    """The message's words and its machine form, made once per value; without a language, the form alone."""
+    if not lang:
+        return None, code(message)  # made directly: cheaper than the key it would be found by
+    key = _key(message)
+    if key is None:
+        return (render(message, lang) if lang else None), message.code()
+    code_ = _CODES.get(key)
+    if code_ is None:
+        code_ = _remember(_CODES, key, code(message))
+    words_ = _SAID.get((key, lang))
+    if words_ is None:
+        words_ = _remember(_SAID, (key, lang), render(message, lang))
+    return words_, code_
+
+
 def house_rule(h: HouseRuleUsed) -> dict:
     return {"parameter": h.parameter, "value": jsonable(h.value)}
 
@@ -86,9 +188,12 @@ def house_rule(h: HouseRuleUsed) -> dict:
 # Rulings
 
 
-def finding(f: Finding, lang: str) -> dict:
-    out = {"rule": f.rule, "passed": f.passed, "explanation": render(f.message, lang),
-           "parameters": list(f.parameters), "citations": citations(f.citations), "message": f.message.code()}
+def finding(f: Finding, lang: str, words: bool = True) -> dict:
+    explanation, code = said_and_code(f.message, lang if words else None)
+    out = {"rule": f.rule, "passed": f.passed}
+    if words:
+        out["explanation"] = explanation
+    out.update({"parameters": list(f.parameters), "citations": citations(f.citations), "message": code})
     if f.house_rules:
         out["house_rules"] = [house_rule(h) for h in f.house_rules]
     if f.open_on:
@@ -96,38 +201,91 @@ def finding(f: Finding, lang: str) -> dict:
     return out
 
 
-def interpretation(i: Interpretation, lang: str) -> dict:
+_INTERPRETATIONS: dict[tuple, tuple] = {}  # (id, language) -> (the interpretation, its JSON)
+
+
+def interpretation(i: Interpretation, lang: str, words: bool = True) -> dict:
     """``note`` is the variant author's note (in the reader's language where the variant file gives it);
-    ``summary`` says what was applied, in the reader's language."""
+    ``summary`` says what was applied, in the reader's language. Without words, neither.
+
+    A variant keeps one interpretation per parameter (:meth:`adjudicator.judge.Judge._interpret`), so its
+    JSON is made once per language and shared; one with an occasion (this game's) is made each time.
+    """
+    if i.occasion is None and _REFERENCED.get() is None:
+        key = (id(i), lang if words else None)
+        hit = _INTERPRETATIONS.get(key)
+        if hit is not None and hit[0] is i:
+            return hit[1]
+        return _remember(_INTERPRETATIONS, key, (i, _interpretation(i, lang, words)))[1]
+    return _interpretation(i, lang, words)
+
+
+def _interpretation(i: Interpretation, lang: str, words: bool) -> dict:
+    if not words:
+        return {"rule": i.parameter, "parameter": i.parameter, "status": i.status, "value": jsonable(i.value),
+                "citations": citations(i.citations)}
     note = translated(i.note, i.notes, lang)
-    said = words(f"interpretation.{i.status}", lang, parameter=Param(i.parameter),
-                 value=ParamValue(i.parameter, i.value))
+    said_ = words_for(f"interpretation.{i.status}", lang, parameter=Param(i.parameter),
+                      value=ParamValue(i.parameter, i.value))
     if i.occasion is not None:
-        occasion = render(i.occasion, lang)
+        occasion = said(i.occasion, lang)
         note = f"{(note or '').strip()} {occasion}".strip()
-        said += " " + occasion
+        said_ += " " + occasion
     return {"rule": i.parameter, "parameter": i.parameter, "status": i.status, "value": jsonable(i.value),
-            "note": note, "summary": said, "citations": citations(i.citations)}
+            "note": note, "summary": said_, "citations": citations(i.citations)}
 
 
-def ruling(r: Ruling, lang: str) -> dict:
-    out = {"variant": r.variant, "verdict": r.verdict, "summary": summary(r, lang),
-           "reasons": [finding(f, lang) for f in r.findings],
-           "interpretations": [interpretation(i, lang) for i in r.interpretations],
-           "missing": list(r.missing), "not_stated": list(r.not_stated),
-           "consequences": [render(m, lang) for m in r.consequences],
-           "deciding": citations(dict.fromkeys(f.citations[0] for f in r.deciding() if f.citations))}
+def words_for(key: str, lang: str, **args) -> str:
+    """A catalogue text by key, filled (:func:`adjudicator.render.words`), made once per value."""
+    return said(Message(key, args), lang)
+
+
+_SUMMARIES: dict[tuple, str] = {}
+
+
+def ruling_summary(r: Ruling, lang: str) -> str:
+    """:func:`adjudicator.render.summary`, made once for each thing a summary can say.
+
+    It reads the variant, the action, the verdict, the failing findings' messages, what is missing
+    or not stated, and the readings with what each came to; rulings alike in all of that share it.
+    """
+    try:
+        key = (r.variant, r.variant_ref, r.action, r.verdict, lang, r.missing, r.not_stated, r.across,
+               tuple(_frozen(f.message) for f in r.findings if f.passed is False),
+               tuple((reading.values, reading.verdict, _frozen(reading.messages)) for reading in r.readings))
+        hit = _SUMMARIES.get(key)
+    except TypeError:  # an argument that cannot be a key: made each time
+        return summary(r, lang)
+    return hit if hit is not None else _remember(_SUMMARIES, key, summary(r, lang))
+
+
+def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
+    """A ruling as JSON; ``words=False`` leaves out every sentence (the keys, rule ids and citations stay)."""
+    out = {"variant": r.variant, "verdict": r.verdict}
+    if words:
+        out["summary"] = ruling_summary(r, lang)
+    out["reasons"] = [finding(f, lang, words) for f in r.findings]
+    out["interpretations"] = [interpretation(i, lang, words) for i in r.interpretations]
+    out["missing"] = list(r.missing)
+    out["not_stated"] = list(r.not_stated)
+    if words:
+        out["consequences"] = [said(m, lang) for m in r.consequences]
+    else:
+        out["consequence_messages"] = [said_and_code(m, None)[1] for m in r.consequences]
+    out["deciding"] = citations(dict.fromkeys(f.citations[0] for f in r.deciding() if f.citations))
     if r.readings:
-        out["readings"] = [{"values": {p: jsonable(v) for p, v in reading.values}, "verdict": reading.verdict,
-                            "explanations": [render(m, lang) for m in reading.messages]} for reading in r.readings]
+        out["readings"] = [
+            {"values": {p: jsonable(v) for p, v in reading.values}, "verdict": reading.verdict,
+             **({"explanations": [said(m, lang) for m in reading.messages]} if words else {})}
+            for reading in r.readings]
         out["decided_across"] = list(r.across)
-    points = open_points(r, lang)
+    points = open_points(r, lang, words)
     if points:
         out["open_points"] = points
     return out
 
 
-def open_points(r: Ruling, lang: str) -> list[dict]:
+def open_points(r: Ruling, lang: str, words: bool = True) -> list[dict]:
     """The points of the text a table could settle to decide this ruling: the question, and each answer
     with the verdict it gives (where the ruling was tried that way)."""
     if r.verdict != "undetermined":
@@ -136,9 +294,13 @@ def open_points(r: Ruling, lang: str) -> list[dict]:
     for name, values in r.open_points:
         verdicts = {dict(reading.values).get(name): reading.verdict for reading in r.readings
                     if len(reading.values) == 1}
-        out.append({"parameter": name, "question": words("open_point.question", lang, parameter=Param(name)),
-                    "choices": [{"value": jsonable(v), "label": render(statement(name, v), lang),
-                                 **({"verdict": verdicts[v]} if v in verdicts else {})} for v in values]})
+        point = {"parameter": name}
+        if words:
+            point["question"] = words_for("open_point.question", lang, parameter=Param(name))
+        point["choices"] = [{"value": jsonable(v),
+                             **({"label": said(statement(name, v), lang)} if words else {}),
+                             **({"verdict": verdicts[v]} if v in verdicts else {})} for v in values]
+        out.append(point)
     return out
 
 
@@ -161,7 +323,7 @@ def _sources(cs, houses) -> dict:
 
 
 def score_line(line: ScoreLine, lang: str) -> dict:
-    return {"item": line.item, "label": words(f"line.{line.item}", lang), "count": line.count,
+    return {"item": line.item, "label": words_for(f"line.{line.item}", lang), "count": line.count,
             "points": line.points, "parameters": list(line.parameters), **_sources(line.citations, line.house_rules)}
 
 
@@ -169,14 +331,24 @@ def next_opening(o: NextOpening, lang: str) -> dict:
     out: dict = {"points": o.points, "canasta_required": o.canasta_required}
     if o.undetermined:
         out["undetermined"] = True
-        out["note"] = render(o.open_point, lang)
-        out["text"] = words("opening.next_unknown", lang)
+        out["note"] = said(o.open_point, lang)
+        out["text"] = words_for("opening.next_unknown", lang)
     elif o.canasta_required:
-        out["text"] = words("opening.next_canasta", lang)
+        out["text"] = words_for("opening.next_canasta", lang)
     else:
-        out["text"] = words("opening.next", lang, points=o.points)
+        out["text"] = words_for("opening.next", lang, points=o.points)
+    out["status"] = o.status
+    if o.status != "stated" and not o.undetermined:
+        out["note"] = translated(o.note, o.notes, lang)
     out.update(_sources(o.citations, o.house_rules))
     return out
+
+
+def _standing(need, lang: str) -> dict:
+    """An opening figure's status, and the variant's note where the text does not state it outright."""
+    if need.status == "stated":
+        return {"status": "stated"}
+    return {"status": need.status, "note": translated(need.note, need.notes, lang)}
 
 
 def team_score(t: TeamScore, lang: str) -> dict:
@@ -187,11 +359,11 @@ def team_score(t: TeamScore, lang: str) -> dict:
 def outcome(sheet: RoundSheet | GameSheet, lang: str) -> str:
     """Who won, or that nobody is named, or how far the leader still has to go."""
     if sheet.winner is not None:
-        return words("game.winner", lang, team=sheet.winner)
+        return words_for("game.winner", lang, team=sheet.winner)
     if sheet.game_over:
-        return words("game.over_no_winner", lang)
+        return words_for("game.over_no_winner", lang)
     best = max(t.total for t in sheet.teams)
-    return words("game.goes_on", lang, count=max(0, sheet.target - best), target=sheet.target)
+    return words_for("game.goes_on", lang, count=max(0, sheet.target - best), target=sheet.target)
 
 
 def round_sheet(s: RoundSheet, lang: str) -> dict:
@@ -231,7 +403,7 @@ def _field_error(issue, lang: str) -> dict:
 
 def problem_members(error: AdjudicatorError, lang: str) -> dict:
     """The RFC 9457 members of an engine error (``type`` is the slug; the web layer makes it a URI)."""
-    status, slug = PROBLEMS[type(error)]
+    status, slug = next(PROBLEMS[c] for c in type(error).__mro__ if c in PROBLEMS)  # CardError: ImpossibleInput
     title = words(f"title.{slug}", lang)
     issues = error.issues
     errors = [_field_error(i, lang) for i in issues[:MAX_ERRORS]]
@@ -274,13 +446,13 @@ def rule_difference(d: RuleDifference, lang: str) -> dict:
     entries = []
     for e in d.variants:
         entry = {"variant": e.variant, "passed": e.outcome, "outcome": _OUTCOME_WORD[e.outcome],
-                 "explanation": render(e.explanation, lang), "parameters": [_shown(p) for p in e.parameters],
+                 "explanation": said(e.explanation, lang), "parameters": [_shown(p) for p in e.parameters],
                  "citations": citations(e.citations)}
         if e.house_rules:
             entry["house_rules"] = [house_rule(h) for h in e.house_rules]
         entries.append(entry)
-    return {"rule": d.rule, "checks": words(f"rule.{d.rule}", lang), "parameters": list(d.parameters),
-            "differing_parameters": list(d.differing), "why": render(d.why, lang), "variants": entries}
+    return {"rule": d.rule, "checks": words_for(f"rule.{d.rule}", lang), "parameters": list(d.parameters),
+            "differing_parameters": list(d.differing), "why": said(d.why, lang), "variants": entries}
 
 
 def score_difference(d: ScoreDifference, lang: str) -> dict:
@@ -295,13 +467,13 @@ def score_difference(d: ScoreDifference, lang: str) -> dict:
     if d.round is not None:
         out["round"] = d.round
     out.update({"parameters": list(d.parameters), "differing_parameters": list(d.differing),
-                "why": render(d.why, lang), "variants": entries})
+                "why": said(d.why, lang), "variants": entries})
     return out
 
 
-def _result(r: VariantResult, lang: str, problem_type) -> dict:
+def _result(r: VariantResult, lang: str, problem_type, words: bool = True) -> dict:
     if r.ruling is not None:
-        return {"variant": r.variant, "ruling": ruling(r.ruling, lang)}
+        return {"variant": r.variant, "ruling": ruling(r.ruling, lang, words)}
     if r.options is not None:
         return {"variant": r.variant, "options": options(r.options, lang)}
     if r.score is not None:
@@ -309,14 +481,17 @@ def _result(r: VariantResult, lang: str, problem_type) -> dict:
     return {"variant": r.variant, "problem": item_problem(r.problem, lang, problem_type)}
 
 
-def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug) -> dict:
-    """Any comparison as JSON: of rulings, of scores, or of options (:func:`options_comparison`)."""
+def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug, words: bool = True) -> dict:
+    """Any comparison as JSON: of rulings, of scores, or of options (:func:`options_comparison`).
+
+    ``words=False``: the variants' rulings without their words (the differences keep theirs)."""
     if c.kind == "options":
         return options_comparison(c, lang, problem_type)
     groups = [{"verdict": g.verdict, "variants": list(g.variants)} if g.verdict is not None else
               {"totals": dict(g.totals), "variants": list(g.variants)} for g in c.groups]
     diff = rule_difference if c.kind == "ruling" else score_difference
-    return {"kind": c.kind, "variants": list(c.variants), "results": [_result(r, lang, problem_type) for r in c.results],
+    return {"kind": c.kind, "variants": list(c.variants),
+            "results": [_result(r, lang, problem_type, words) for r in c.results],
             "agree": c.agree, "groups": groups, "differences": [diff(d, lang) for d in c.differences]}
 
 
@@ -377,9 +552,12 @@ def option(o, lang: str) -> dict:
     return out
 
 
-def option_group(g, lang: str) -> dict:
+def option_group(g, lang: str, limit: int | None = None, offset: int = 0) -> dict:
+    """A group with its ``count`` of options and the page ``offset``/``limit`` of them (all by default)."""
+    page = g.options[offset:None if limit is None else offset + limit]
     out = {"kind": g.kind, "phase": g.phase, "heading": render(g.message, lang), "drew": g.drew,
-           "assumed": g.assumed, "possible": g.possible, "options": [option(o, lang) for o in g.options]}
+           "assumed": g.assumed, "possible": g.possible, "count": g.count, "complete": g.complete,
+           "offset": offset, "options": [option(o, lang) for o in page]}
     if g.blocked is not None:
         out["blocked"] = ruling(g.blocked, lang)
     if g.missing:
@@ -387,13 +565,13 @@ def option_group(g, lang: str) -> dict:
     return out
 
 
-def options(o, lang: str) -> dict:
+def options(o, lang: str, limit: int | None = None, offset: int = 0, only: str | None = None) -> dict:
     need = o.requirement
     return {"variant": o.variant, "phase": o.phase,
             "opening_requirement": None if need is None else {
                 "points": need.points, "canasta_required": need.canasta_required,
-                "text": render(requirement_message(need), lang)},
-            "groups": [option_group(g, lang) for g in o.groups]}
+                "text": render(requirement_message(need), lang), **_standing(need, lang)},
+            "groups": [option_group(g, lang, limit, offset) for g in o.groups if only in (None, g.kind)]}
 
 
 def option_difference(d, lang: str) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify
 
-from adjudicator.messages import msg
+from adjudicator.model.messages import msg
 from adjudicator.variants import Variant
 
 from . import serialize
@@ -24,7 +24,7 @@ def loaded_variants() -> dict[str, Variant]:
 def get_variant(variant_id: str) -> Variant:
     """The loaded variant named in the URL path, or raise the 404 ``unknown-variant`` problem.
 
-    (An id in a request body is the engine's :class:`~adjudicator.errors.UnknownVariant`, with
+    (An id in a request body is the engine's :class:`~adjudicator.model.errors.UnknownVariant`, with
     its pointer; this one has no body to point into.) ``known`` lists the ids that exist.
     """
     variant = loaded_variants().get(variant_id)

@@ -2,7 +2,7 @@
 
 :class:`ProblemGeventWorker` is gunicorn's gevent worker (one process per core; inside a
 process every connection is a greenlet, so a slow client costs a greenlet and a socket, not
-the process) with four additions:
+the process) with these additions:
 
 * **Problems for the errors gunicorn answers itself.** A request gunicorn refuses before the
   app sees it -- a request line or header section that is malformed or too long (400, 414,
@@ -23,6 +23,17 @@ the process) with four additions:
   connections of the worker whose requests have arrived go first. The work is CPU-bound and
   never waits on I/O, so without this a keep-alive client that sends its next request at once
   is served again and again while the others wait (p99 of seconds under load).
+* **A deadline for writing the answer.** Each piece of an answer (:data:`WRITE_PIECE` bytes)
+  must be taken by the client within :data:`ANSWER_WRITE_TIMEOUT` seconds: a client that stops
+  reading is dropped once the socket buffers are full and that time has passed, and the
+  greenlet, its answer and (for a streamed batch) its remaining work go with it.
+* **A cap on connections.** A worker serves at most ``worker_connections`` connections at once
+  (gunicorn.conf.py); one more gets a 503 problem with ``Retry-After`` and is closed, instead
+  of waiting unseen in the listen backlog while slow clients hold every slot. :data:`SPARE_SLOTS`
+  further greenlets are kept for writing those refusals.
+* **A stop that drains the backlog.** On SIGTERM the worker accepts what is already waiting in
+  the listen backlog before it closes its listening socket, and serves it within
+  ``graceful_timeout``: closing first would reset those connections.
 
 Only gunicorn imports this module (through ``worker_class``); the app does not need it.
 """
@@ -30,14 +41,18 @@ Only gunicorn imports this module (through ``worker_class``); the app does not n
 from __future__ import annotations
 
 import http
+import os
+import socket
 import time
 from datetime import datetime
 from types import SimpleNamespace
 
 import gevent
+from gevent.server import StreamServer
 from gunicorn import util
 from gunicorn.http import errors as gerrors
 from gunicorn.http.wsgi import default_environ
+from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
 from . import jsonio
@@ -80,6 +95,12 @@ _BODY_ERRORS = (gerrors.InvalidChunkSize, gerrors.ChunkMissingTerminator, gerror
                 gerrors.NoMoreData, TimeoutError)
 
 WRITE_TIMEOUT = 5.0  # seconds to hand an error answer to the socket
+# Seconds a client may leave a piece of its answer untaken before it is dropped (env CANASTA_ANSWER_WRITE_TIMEOUT).
+ANSWER_WRITE_TIMEOUT = float(os.environ.get("CANASTA_ANSWER_WRITE_TIMEOUT") or 10.0)
+WRITE_PIECE = 64 * 1024  # the answer is written in pieces of this size, each with ANSWER_WRITE_TIMEOUT
+SPARE_SLOTS = 64  # greenlets beyond worker_connections, for the 503s of connections over the cap
+RETRY_AFTER = "1"  # seconds, on the 503 of a connection over the cap
+REFUSAL_LINGER = 0.5  # seconds a refused connection is read and dropped before it is closed
 
 
 def classify(exc: BaseException) -> tuple[int, str, str, str, bool]:
@@ -145,8 +166,118 @@ def _with_deadline(chunk, sock, deadline: float):
     return read_chunk
 
 
+class _WriteDeadline:
+    """The connection as gunicorn's response writer sees it: each piece of the answer has a deadline.
+
+    gunicorn writes an answer with ``sock.sendall`` and no timeout, so a client that never reads
+    held its greenlet and its answer for ever. Here every :data:`WRITE_PIECE` bytes must leave
+    within :data:`ANSWER_WRITE_TIMEOUT` seconds (gevent's ``sendall`` bounds the whole call), so a
+    slow but reading client still gets a large answer, and one that stopped reading is dropped.
+    Everything else is the socket's own.
+    """
+
+    __slots__ = ("_sock", "timed_out")
+
+    def __init__(self, sock):
+        self._sock = sock
+        self.timed_out = False
+
+    def sendall(self, data, flags=0):
+        view = memoryview(data)
+        prior = self._sock.gettimeout()
+        self._sock.settimeout(ANSWER_WRITE_TIMEOUT)
+        try:
+            for start in range(0, len(view), WRITE_PIECE):
+                self._sock.sendall(view[start:start + WRITE_PIECE], flags)
+        except TimeoutError:
+            self.timed_out = True
+            raise
+        finally:
+            self._sock.settimeout(prior)
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+
+class _DrainingServer(StreamServer):
+    """gevent's server; closing it first accepts the connections already waiting in the listen backlog.
+
+    The kernel completes connections into the backlog whether or not a worker accepts them; when
+    the last process holding the listening socket closes it, those connections are reset, their
+    requests lost although nothing told the client to go elsewhere. Accepted here, they are served
+    like any other within ``graceful_timeout``.
+    """
+
+    def close(self):
+        if not self.closed:
+            try:
+                while not self.full():
+                    accepted = self.do_read()  # None when the backlog is empty (the socket does not block)
+                    if not accepted:
+                        break
+                    self.do_handle(*accepted)
+            except OSError:
+                pass
+        super().close()
+
+
+class _Listener:
+    """A listening socket whose address outlives it: connections drained at a stop are served after it closed."""
+
+    __slots__ = ("_sock", "_name")
+
+    def __init__(self, sock, name):
+        self._sock, self._name = sock, name
+
+    def getsockname(self):
+        return self._name
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+
+def _refuse(client, request_id: str) -> None:
+    """Write a 503 problem to a connection over the cap and close it: a second at most."""
+    detail = "this server is serving as many connections as it can; try again in a moment"
+    headers, payload = problem_answer(503, "Service Unavailable", "service-unavailable", detail, request_id)
+    headers.append(("Retry-After", RETRY_AFTER))
+    head = "HTTP/1.1 503 Service Unavailable\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers) + "\r\n"
+    try:
+        client.settimeout(WRITE_TIMEOUT)
+        client.sendall(head.encode("latin-1") + payload)
+    except OSError:
+        util.close(client)
+        return
+    # What the client sends meanwhile, unread, would make the close a reset that can destroy the
+    # answer in flight: FIN first, then read and drop briefly (RFC 9112 section 9.6).
+    util.close_graceful(client, timeout=REFUSAL_LINGER)
+
+
 class ProblemGeventWorker(GeventWorker):
-    """gunicorn's gevent worker; errors it answers itself are problems; request bodies have a deadline."""
+    """gunicorn's gevent worker; its own errors are problems; bodies and answers have deadlines; connections a cap."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.max_connections = self.worker_connections  # served at once; one more gets a 503
+        self.worker_connections += SPARE_SLOTS  # gevent's pool: room to write those 503s
+        self.open_connections = 0
+
+    def run(self):
+        self.listener_names = {id(s): s.getsockname() for s in self.sockets}
+        ggevent.StreamServer = _DrainingServer  # the server GeventWorker.run builds (this process only)
+        super().run()
+
+    def handle(self, listener, client, addr):
+        if self.open_connections >= self.max_connections:
+            self.log.warning("Refused a connection from ip=%s: %d connections open (503)",
+                             (addr or ("",))[0], self.open_connections)
+            _refuse(client, new_request_id())
+            return
+        self.open_connections += 1
+        try:
+            super().handle(_Listener(listener, self.listener_names[id(listener)]), client, addr)
+        finally:
+            self.open_connections -= 1
 
     def handle_request(self, listener_name, req, sock, addr):
         body = getattr(req, "body", None)
@@ -157,8 +288,16 @@ class ProblemGeventWorker(GeventWorker):
         bounded = bool(self.cfg.timeout) and hasattr(unreader, "chunk") and hasattr(unreader, "sock")
         if bounded:
             unreader.chunk = _with_deadline(unreader.chunk, unreader.sock, time.monotonic() + self.cfg.timeout)
+        writer = _WriteDeadline(sock)
         try:
-            return super().handle_request(listener_name, req, sock, addr)
+            return super().handle_request(listener_name, req, writer, addr)
+        except TimeoutError:
+            if not writer.timed_out:
+                raise
+            self.log.warning("Dropped a client that took none of its answer for %.0f s: ip=%s %s %s",
+                             ANSWER_WRITE_TIMEOUT, (addr or ("",))[0], req.method, req.path)
+            util.close(sock)
+            raise StopIteration() from None
         except StopIteration:
             if reader is not None and reader.failed:
                 # The client may still be sending the body we gave up on: close the way RFC 9112

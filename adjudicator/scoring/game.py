@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..errors import ImpossibleInput, RuleNotStated, issue
-from ..messages import Items, msg
-from ..opening import requirement
-from ..parse import ScoreRequest, TeamRound
+from ..model.errors import ImpossibleInput, RuleNotStated, issue
+from ..model.messages import Items, msg
+from ..rules.opening import requirement
+from ..model.requests import ScoreRequest, TeamRound
 from ..variants import Variant
 from .legality import check_round
 from .lines import score_teams
@@ -72,9 +72,11 @@ def next_opening(reader: Reader, total: int) -> NextOpening:
     stated, _ = reader.maybe(name)
     if not stated:
         return NextOpening(None, False, citations, house,
-                           reader.not_stated_issue(name, "", msg("score.no_requirement", total=total)).message)
+                           reader.not_stated_issue(name, "", msg("score.no_requirement", total=total)).message,
+                           status="not_stated")
     need = requirement(reader.judge, total)
-    return NextOpening(need.points, need.canasta_required, citations, house)
+    return NextOpening(need.points, need.canasta_required, citations, house, status=need.status, note=need.note,
+                       notes=need.notes)
 
 
 def _outcome(reader: Reader, totals: dict[str, int], target: int) -> tuple[bool, str | None]:

@@ -1,24 +1,24 @@
 """Whether a scored round's tables could have happened under the variant.
 
 A score means nothing for a table the rules forbid, so each team's melds go
-through the same meld checks as a ruling (:func:`adjudicator.melds.check_meld`),
+through the same meld checks as a ruling (:func:`adjudicator.rules.melds.check_meld`),
 and the round through the checks only a finished round has: red threes never
 in hand, one meld per rank, the canastas a team needed to go out, the canasta
 an opening needed in a high band. A failed check is an
-:class:`~adjudicator.errors.ImpossibleInput` quoting the rule; a check the text
-leaves open is a :class:`~adjudicator.errors.RuleNotStated`.
+:class:`~adjudicator.model.errors.ImpossibleInput` quoting the rule; a check the text
+leaves open is a :class:`~adjudicator.model.errors.RuleNotStated`.
 """
 
 from __future__ import annotations
 
-from ..cards import is_red_three
-from ..errors import ImpossibleInput, Issue, issue
-from ..findings import Finding
-from ..judge import Judge, wild_param
-from ..melds import canastas, check_meld, natural_rank
-from ..messages import Cards, Items, Message, Param, ParamValue, Rank, msg
-from ..opening import requirement
-from ..parse import TeamRound
+from ..model.cards import is_red_three
+from ..model.errors import ImpossibleInput, Issue, issue
+from ..rules.judge import Judge, wild_param
+from ..rules.melds import canastas, check_meld, natural_rank
+from ..model.messages import Cards, Message, Rank, msg
+from ..rules.opening import requirement
+from ..model.requests import TeamRound
+from ..rules.possible import band_canasta, rule_failed
 from .reader import Reader
 
 
@@ -118,10 +118,9 @@ def _check_canasta_band(reader: Reader, team: TeamRound, issues: list[Issue]) ->
         melded = bool(team.melded_points or team.natural_canastas or team.mixed_canastas)
         count = (team.natural_canastas or 0) + (team.mixed_canastas or 0)
         where = "melded_points" if team.melded_points else "natural_canastas"
+    band_canasta(judge, team.score_before, melded, count, team.name)
     reader.absorb(judge)
-    if melded and not count:
-        issues.append(issue(f"{team.pointer}/{where}", "error.band_needs_canasta", team=team.name,
-                            score=team.score_before, rule="opening.canasta_required"))
+    _collect(judge, f"{team.pointer}/{where}", (), issues, [])
 
 
 def _collect(judge: Judge, at: str, cards, issues: list[Issue], needs: list, what: Message | None = None) -> bool:
@@ -139,10 +138,4 @@ def _collect(judge: Judge, at: str, cards, issues: list[Issue], needs: list, wha
     return clean
 
 
-def rule_failed(finding: Finding) -> Message:
-    """A failed check as an error: what failed, the rule id and the words of the rule it rests on."""
-    return msg("error.rule_failed", explanation=finding.message, rule=finding.rule,
-               quotes=Items(tuple(msg("quote", text=c.quote) for c in finding.citations), " "),
-               house_rules=Items(tuple(msg("house_rule.value", parameter=Param(h.parameter),
-                                           value=ParamValue(h.parameter, h.value)) for h in finding.house_rules)))
 

@@ -2,7 +2,7 @@
 
 Arithmetic choices:
 
-* A meld of ``canasta.min_cards`` or more cards is a canasta (:func:`adjudicator.melds.is_canasta`),
+* A meld of ``canasta.min_cards`` or more cards is a canasta (:func:`adjudicator.rules.melds.is_canasta`),
   natural when it holds no wild card. Its cards count their values on top of the
   bonus unless ``score.canasta_cards_counted`` is false.
 * Red threes: ``score.red_three`` each, or ``score.red_threes_all_four`` when the
@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import RuleNotStated
-from ..judge import NotStated, value_param
-from ..melds import is_canasta, split
-from ..messages import Card, Word, msg
-from ..parse import PENALTY_KINDS, PENALTY_PREFIX, TeamRound
+from ..model.errors import RuleNotStated
+from ..rules.judge import NotStated, value_param
+from ..rules.melds import is_canasta, split
+from ..model.messages import Card, Word, msg
+from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, TeamRound
 from .reader import Reader, catalogue_order
 from .sheets import ScoreLine
 

@@ -1,8 +1,8 @@
-"""How scoring reads a variant's parameters: through a :class:`~adjudicator.judge.Judge`, strictly.
+"""How scoring reads a variant's parameters: through a :class:`~adjudicator.rules.judge.Judge`, strictly.
 
 The judge records the interpretations. On top, a figure the text does not
 state is an error here (a score cannot be "undetermined"): a
-:class:`~adjudicator.errors.RuleNotStated` that points at the input needing it
+:class:`~adjudicator.model.errors.RuleNotStated` that points at the input needing it
 and shows the house rule that would settle it, with an example value taken
 from another variant that does state it.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import Issue, RuleNotStated, issue
-from ..judge import Judge, NotStated
-from ..messages import Message, Param, ParamValue, msg
-from ..parameters import BY_NAME, PARAMETERS
+from ..model.errors import Issue, RuleNotStated, issue
+from ..rules.judge import Judge, NotStated
+from ..model.messages import Message, Param, ParamValue, msg
+from ..model.parameters import BY_NAME, PARAMETERS
 from ..variants import Variant
 
 ORDER = {p.name: i for i, p in enumerate(PARAMETERS)}

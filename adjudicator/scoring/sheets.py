@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..findings import HouseRuleUsed, Interpretation
-from ..messages import Message
-from ..variants import Citation
+from ..model.findings import HouseRuleUsed, Interpretation
+from ..model.messages import Message
+from ..model.citations import Citation
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +30,9 @@ class NextOpening:
     citations: tuple[Citation, ...]
     house_rules: tuple[HouseRuleUsed, ...] = ()
     open_point: Message | None = None
+    status: str = "stated"  # the figure's standing in the text; ``note``/``notes`` say why when not stated
+    note: str | None = None
+    notes: tuple[tuple[str, str], ...] = ()
 
     @property
     def undetermined(self) -> bool:

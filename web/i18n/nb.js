@@ -131,7 +131,7 @@ export default {
   'compare.disagree': 'Regelvariantene er uenige', 'compare.cannot': 'Kan ikke avgjøre',
   'compare.cardLabel': (v) => `Kjennelse etter ${v.name}`,
   'compare.reachDifferently': (v) => `Der tekstene kommer fram til det på ulike måter (${v.n})`, 'compare.whyDiffer': (v) => `Hvorfor de er uenige (${v.n})`,
-  'outcome.passed': 'godkjent', 'outcome.failed': 'ikke godkjent', 'outcome.undetermined': 'ikke avgjort', 'outcome.not_checked': 'ikke prøvd',
+  'outcome.passed': 'godkjent', 'outcome.failed': 'ikke godkjent', 'outcome.undetermined': 'ikke avgjort', 'outcome.not_checked': 'ikke vurdert',
 
   'open.title': 'Regelteksten lar dette stå åpent',
   'open.lead': 'Svar for bordet deres: dommeren avgjør på nytt med en gang og husker husregelen.',

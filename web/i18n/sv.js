@@ -131,7 +131,7 @@ export default {
   'compare.disagree': 'Regelvarianterna är inte överens', 'compare.cannot': 'Kan inte döma',
   'compare.cardLabel': (v) => `Domslut enligt ${v.name}`,
   'compare.reachDifferently': (v) => `Där texterna kommer fram till det på olika sätt (${v.n})`, 'compare.whyDiffer': (v) => `Varför de skiljer sig (${v.n})`,
-  'outcome.passed': 'godkänt', 'outcome.failed': 'underkänt', 'outcome.undetermined': 'inte avgjort', 'outcome.not_checked': 'inte prövat',
+  'outcome.passed': 'godkänt', 'outcome.failed': 'underkänt', 'outcome.undetermined': 'inte avgjort', 'outcome.not_checked': 'inte bedömt',
 
   'open.title': 'Regeltexten lämnar det här öppet',
   'open.lead': 'Svara för ert bord: domaren dömer om direkt och kommer ihåg er husregel.',

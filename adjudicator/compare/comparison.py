@@ -1,0 +1,389 @@
+"""Compare one dispute, or one score, across several variants at once.
+
+:func:`compare` takes a :class:`~adjudicator.model.requests.CompareRequest` (the typed request of a
+ruling, a score or the options under each of a list of variants) and returns a :class:`Comparison`:
+
+* ``results``: per variant, exactly the single-variant answer (a
+  :class:`~adjudicator.model.findings.Ruling` or a score sheet), or the error that
+  variant raises for this input (five jokers in a 108-card deck, a player count
+  its document has no rules for, a score figure its text leaves open). When every
+  variant raises the very same error, it is the request's fault, not the variants',
+  and it is raised as the single-variant call would raise it.
+* ``groups``: the variants that agree (same verdict; same round and total per team),
+  in order of first appearance; ``agree`` when there is at most one group.
+* ``differences``: why they part ways. For a ruling, one entry per rule whose
+  findings differ (checked by some variants and not others, or with another
+  outcome); for a score, one per line item (per team, and per round of a game)
+  whose points differ or that some variants do not count. Each names the
+  parameters behind it -- those its findings or lines read in any variant, the
+  catalogue's parameters for the rule, the points a text left open -- with each
+  variant's value, status and citations, and which of them differ.
+
+Everything is read from the typed findings and lines themselves: the parameters
+a check read, the points that left it open, the parameters a check read before
+finding it did not apply (``Ruling.skipped``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules.engine import rule
+from ..model.errors import AdjudicatorError, RuleNotStated
+from ..model.findings import Finding, HouseRuleUsed, Ruling
+from ..rules.judge import cited
+from ..model.messages import Fact, Items, Message, Param, ParamValue, Word, msg
+from ..options.listing import Options, legal_moves
+from .options import compare_options
+from ..model.requests import CompareRequest, OptionsRequest
+from ..words.clauses import statement
+from ..model.rule_ids import RULES
+from ..scoring import GameSheet, RoundSheet, ScoreLine, score
+from ..model.citations import Citation
+from ..variants import Variant
+
+NOT_CHECKED = "not checked"
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterShown:
+    """One parameter's value and status in one variant, as a difference shows it."""
+
+    parameter: str
+    value: Any
+    status: str
+
+
+@dataclass(frozen=True)
+class VariantResult:
+    """One variant's answer: a ruling or a score, or the error it raises for this input."""
+
+    variant: str
+    ruling: Ruling | None = None
+    score: RoundSheet | GameSheet | None = None
+    problem: AdjudicatorError | None = None
+    options: Options | None = None  # a situation alone: the options open in it
+
+
+@dataclass(frozen=True)
+class Group:
+    """Variants that agree: on a ``verdict`` (rulings), or on every team's ``totals`` (scores)."""
+
+    variants: tuple[str, ...]
+    verdict: str | None = None
+    totals: dict | None = None
+    options: tuple[str, ...] | None = None  # options: the moves all of them allow, as key=verdict
+
+
+@dataclass(frozen=True)
+class RuleDifferenceEntry:
+    variant: str
+    outcome: Any  # True, False, None (undetermined) or NOT_CHECKED
+    explanation: Message
+    parameters: tuple[ParameterShown, ...]
+    citations: tuple[Citation, ...]
+    house_rules: tuple[HouseRuleUsed, ...] = ()
+
+
+@dataclass(frozen=True)
+class RuleDifference:
+    rule: str
+    parameters: tuple[str, ...]
+    differing: tuple[str, ...]
+    why: Message
+    variants: tuple[RuleDifferenceEntry, ...]
+
+
+@dataclass(frozen=True)
+class ScoreDifferenceEntry:
+    variant: str
+    counted: bool
+    count: int | None
+    points: int | None
+    parameters: tuple[ParameterShown, ...]
+    citations: tuple[Citation, ...]
+    house_rules: tuple[HouseRuleUsed, ...] = ()
+
+
+@dataclass(frozen=True)
+class ScoreDifference:
+    team: str
+    item: str
+    round: int | None
+    parameters: tuple[str, ...]
+    differing: tuple[str, ...]
+    why: Message
+    variants: tuple[ScoreDifferenceEntry, ...]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    kind: str  # "ruling", "score" or "options"
+    variants: tuple[str, ...]
+    results: tuple[VariantResult, ...]
+    agree: bool
+    groups: tuple[Group, ...]
+    differences: tuple
+
+
+# ----------------------------------------------------------------------------------------------
+# The comparison
+
+
+def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison:
+    """Rule on (or score) the request under each of its variants and say where and why they differ."""
+    results: list[VariantResult] = []
+    raised: list[AdjudicatorError] = []
+    asked: dict[str, OptionsRequest] = {}  # options: each variant's parsed situation
+    ruled = {}  # each variant with the house rules applied, as its request was parsed
+    for vid, asked_here in zip(request.variants, request.asked):
+        try:
+            if isinstance(asked_here, AdjudicatorError):
+                raise asked_here  # this variant found the input impossible as it was parsed
+            ruled[vid] = asked_here.rules
+            if request.kind == "options":
+                asked[vid] = asked_here
+                results.append(VariantResult(vid, options=legal_moves(asked_here.situation, asked_here.rules)))
+            elif request.kind == "ruling":
+                results.append(VariantResult(vid, ruling=rule(asked_here.situation, asked_here.action,
+                                                              asked_here.rules)))
+            else:
+                results.append(VariantResult(vid, score=score(asked_here, variants)))
+        except AdjudicatorError as e:
+            raised.append(e)
+            results.append(VariantResult(vid, problem=e))
+    if raised and len(raised) == len(request.variants) and not isinstance(raised[0], RuleNotStated) \
+            and all(e.same_as(raised[0]) for e in raised):
+        raise raised[0]  # every variant says the same: the request's own fault
+    answered = [r for r in results if r.problem is None]
+    loaded = all(ruled[vid] is variants.get(vid) for vid in ruled)  # no house rules: the shared variants
+    if request.kind == "options":
+        found, differences = compare_options([(r.variant, asked[r.variant], r.options) for r in answered])
+        groups = tuple(Group(tuple(ids), options=keys) for keys, ids in found)
+    elif request.kind == "ruling":
+        groups = _ruling_groups(answered)
+        differences = _ruling_differences(answered, ruled, loaded)
+    else:
+        groups = _score_groups(answered)
+        differences = _score_differences(answered, ruled, loaded)
+    return Comparison(request.kind, request.variants, tuple(results), len(groups) <= 1, groups, differences)
+
+
+def _ruling_groups(answered: list[VariantResult]) -> tuple[Group, ...]:
+    groups: dict[str, list[str]] = {}
+    for r in answered:
+        groups.setdefault(r.ruling.verdict, []).append(r.variant)
+    return tuple(Group(tuple(ids), verdict=verdict) for verdict, ids in groups.items())
+
+
+def _team_outcome(sheet) -> tuple:
+    return tuple((t.name, t.round, t.total) for t in sheet.teams)
+
+
+def _score_groups(answered: list[VariantResult]) -> tuple[Group, ...]:
+    groups: dict[tuple, list[str]] = {}
+    for r in answered:
+        groups.setdefault(_team_outcome(r.score), []).append(r.variant)
+    return tuple(Group(tuple(ids), totals={name: total for name, _, total in key}) for key, ids in groups.items())
+
+
+# ----------------------------------------------------------------------------------------------
+# Parameters shown in differences
+
+
+def shown(rules: Variant, name: str) -> ParameterShown:
+    entry = rules.entry(name)
+    return ParameterShown(name, entry.value, entry.shown_status)
+
+
+def shown_all(rules: Variant, names: tuple[str, ...]) -> tuple[ParameterShown, ...]:
+    """:func:`shown` for each name, made once per variant (its ``cite_cache``) and set of names."""
+    key = ("shown", names)
+    hit = rules.cite_cache.get(key)
+    if hit is None:
+        hit = rules.cite_cache[key] = tuple(shown(rules, n) for n in names)
+    return hit
+
+
+def cited_once(rules: Variant, names: tuple[str, ...]) -> tuple[Citation, ...]:
+    """The citations behind ``names`` (:func:`adjudicator.judge.cited`), made once per variant and set of names."""
+    key = ("cited", names)
+    hit = rules.cite_cache.get(key)
+    if hit is None:
+        hit = rules.cite_cache[key] = cited(rules, names)[0]
+    return hit
+
+
+_WHY: dict[tuple, tuple] = {}  # (names, variant ids) -> _why's answer, for the loaded variants as they are
+_WHY_MAX = 4096
+
+
+def _why(names: list[str], ruled: dict[str, Variant], ids: list[str],
+         loaded: bool = False) -> tuple[tuple[str, ...], Message]:
+    """The parameters among ``names`` whose values differ, and a message naming each variant's value.
+
+    ``loaded``: the variants are the loaded ones, without house rules, so the answer depends on the
+    names and ids alone and is made once.
+    """
+    if not loaded:
+        return _why_made(names, ruled, ids)
+    key = (tuple(names), tuple(ids))
+    hit = _WHY.get(key)
+    if hit is None:
+        if len(_WHY) >= _WHY_MAX:
+            _WHY.clear()
+        hit = _WHY[key] = _why_made(names, ruled, ids)
+    return hit
+
+
+def _why_made(names: list[str], ruled: dict[str, Variant], ids: list[str]) -> tuple[tuple[str, ...], Message]:
+    differing, parts = [], []
+    for name in names:
+        values = {vid: shown(ruled[vid], name) for vid in ids}
+        first = next(iter(values.values())).value
+        if any(v.value != first for v in values.values()):
+            differing.append(name)
+            parts.append(msg("compare.why_parameter", parameter=Param(name), values=Items(tuple(
+                msg("compare.variant_value", variant=ruled[vid].ref, value=ParamValue(name, v.value), status=Word(v.status))
+                for vid, v in values.items()))))
+    if parts:
+        return tuple(differing), msg("compare.why", parts=Items(tuple(parts), " | "))
+    return (), msg("compare.why_same")
+
+
+# ----------------------------------------------------------------------------------------------
+# Ruling differences
+
+
+def _outcome(findings: list[Finding]) -> Any:
+    if not findings:
+        return NOT_CHECKED
+    passed = [f.passed for f in findings]
+    if False in passed:
+        return False
+    if None in passed:
+        return None
+    return True
+
+
+def _ruling_differences(answered: list[VariantResult], ruled: dict[str, Variant],
+                        loaded: bool = False) -> tuple[RuleDifference, ...]:
+    if len(answered) < 2:
+        return ()
+    ids = [r.variant for r in answered]
+    rulings = {r.variant: r.ruling for r in answered}
+    by_rule: dict[str, dict[str, list[Finding]]] = {}
+    for vid in ids:
+        for finding in rulings[vid].findings:
+            by_rule.setdefault(finding.rule, {v: [] for v in ids})[vid].append(finding)
+    out = []
+    for rule_id, per in by_rule.items():
+        if len({tuple(f.passed for f in per[vid]) for vid in ids}) == 1:
+            continue
+        names = list(RULES[rule_id])
+        for vid in ids:
+            names += rulings[vid].skipped.get(rule_id, ())
+            for finding in per[vid]:
+                names += finding.parameters
+                names += [h.parameter for h in finding.house_rules]
+                names += finding.open_on
+        names = tuple(dict.fromkeys(names))
+        differing, why = _why(names, ruled, ids, loaded)
+        entries = []
+        for vid in ids:
+            findings = per[vid]
+            if findings:
+                explanation = msg("compare.explanations", items=Items(tuple(_unique([f.message for f in findings])),
+                                                                      " "))
+                citations = _unique_citations([c for f in findings for c in f.citations])
+            else:
+                explanation = _not_checked(vid, rule_id, rulings[vid], ruled[vid])
+                citations = cited_once(ruled[vid], names)
+            entries.append(RuleDifferenceEntry(vid, _outcome(findings), explanation,
+                                               shown_all(ruled[vid], names), citations,
+                                               tuple(h for f in findings for h in f.house_rules)))
+        out.append(RuleDifference(rule_id, tuple(names), differing, why, tuple(entries)))
+    # the deciding differences first: a rule whose own parameters differ and that fails somewhere, then the
+    # others whose parameters differ; last the rules that are the same everywhere (reached by other routes)
+    out.sort(key=lambda d: (not d.differing, all(e.outcome is not False for e in d.variants)))
+    return tuple(out)
+
+
+def _unique(items: list) -> list:
+    out: list = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def _unique_citations(citations) -> tuple[Citation, ...]:
+    seen, out = set(), []
+    for c in citations:
+        if (c.variant, c.start, c.end) not in seen:
+            seen.add((c.variant, c.start, c.end))
+            out.append(c)
+    return tuple(out)
+
+
+def _not_checked(vid: str, rule_id: str, ruling: Ruling, rules: Variant) -> Message:
+    read = ruling.skipped.get(rule_id) or ()
+    if read:
+        return msg("compare.not_applicable", variant=rules.ref,
+                   values=Items(tuple(statement(n, rules.value(n)) for n in read), "; "))
+    if ruling.not_stated or ruling.missing:
+        return msg("compare.stopped_before", variant=rules.ref,
+                   not_stated=Items(tuple(Param(n) for n in ruling.not_stated), ", "),
+                   missing=Items(tuple(Fact(p) for p in ruling.missing), ", "))
+    return msg("compare.not_reached", variant=rules.ref)
+
+
+# ----------------------------------------------------------------------------------------------
+# Score differences
+
+
+def _score_lines(sheet) -> dict[tuple, ScoreLine]:
+    """(round index or None, team name, item) -> line, over a round's or a game's teams."""
+    lines: dict[tuple, ScoreLine] = {}
+    rounds = [(i, r) for i, r in enumerate(sheet.rounds)] if isinstance(sheet, GameSheet) else [(None, sheet)]
+    for index, rnd in rounds:
+        for team in rnd.teams:
+            for line in team.lines:
+                lines[(index, team.name, line.item)] = line
+    return lines
+
+
+def _score_differences(answered: list[VariantResult], ruled: dict[str, Variant],
+                       loaded: bool = False) -> tuple[ScoreDifference, ...]:
+    if len(answered) < 2:
+        return ()
+    ids = [r.variant for r in answered]
+    lines = {r.variant: _score_lines(r.score) for r in answered}
+    keys: list[tuple] = []
+    for vid in ids:
+        keys += [k for k in lines[vid] if k not in keys]
+    out = []
+    for key in keys:
+        round_index, team, item = key
+        points = {lines[vid][key].points if key in lines[vid] else None for vid in ids}
+        if len(points) == 1:
+            continue
+        names: list[str] = []
+        for vid in ids:
+            line = lines[vid].get(key)
+            if line:
+                names += line.parameters
+                names += [h.parameter for h in line.house_rules]
+        names = tuple(dict.fromkeys(names))
+        differing, why = _why(names, ruled, ids, loaded)
+        entries = []
+        for vid in ids:
+            line = lines[vid].get(key)
+            entries.append(ScoreDifferenceEntry(
+                vid, line is not None, line.count if line else None, line.points if line else None,
+                shown_all(ruled[vid], names),
+                line.citations if line else cited_once(ruled[vid], names), line.house_rules if line else ()))
+        out.append(ScoreDifference(team, item, round_index, names, differing, why, tuple(entries)))
+    return tuple(out)
+

@@ -1,0 +1,402 @@
+"""Requests into typed objects: the one place that knows the input rules.
+
+Takes a request as JSON has it, in the shape ``openapi.yaml`` describes (the
+web layer's schemas check member names, JSON types and sizes), and returns
+typed :class:`~adjudicator.model.situation.Situation`, :class:`~adjudicator.model.actions.Action`
+and score objects. Everything that needs the rules to judge is checked here,
+once, with a JSON pointer for every refusal:
+
+* which variant, and its house rules;
+* card codes; more copies of a card (or red threes) than the variant's deck holds;
+* a player count the variant has no rules for;
+* what each action type needs, and cards it takes that the player does not hold;
+* a table that cannot happen (a player who melded while the team has no melds);
+* a score: one round (``teams``) or a game (``rounds``), cards or counts, team
+  counts, names, who went out;
+* the options of a situation (``/v1/options``): the situation alone;
+* a comparison: rulings, scores or options, and which variants.
+
+Refusals are :class:`~adjudicator.model.errors.MalformedRequest` (the parts do not fit
+together), :class:`~adjudicator.model.errors.ImpossibleInput` (the table cannot happen),
+or :class:`~adjudicator.model.errors.UnknownVariant`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import cards as card_codes
+from . import house_rules, shape
+from ..model.actions import ACTION_TYPES, Action, Add
+from ..model.errors import COUNTED, MAX_ISSUES, AdjudicatorError, ImpossibleInput, Issue, MalformedRequest, UnknownVariant, issue, pointer
+from ..model.messages import Items, Word
+from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, CompareRequest, OptionsRequest, RulingRequest, ScoreRequest, \
+    TeamRound
+from ..model.situation import NOT_GIVEN, Side, Situation
+from ..rules.table_check import deck_issues
+from ..variants import Variant
+
+DREW = (None, "stock", "pile")
+PARTNER_ANSWERS = (None, "yes", "no")
+# Penalty kinds are the catalogue's score.penalty_<kind> parameters ("hint", "unverifiable_count").
+TABLE_COUNTS = ("melded_points", "natural_canastas", "mixed_canastas")
+RULING_MEMBERS = ("situation", "action")
+SCORE_MEMBERS = ("teams", "rounds")
+
+
+# ----------------------------------------------------------------------------------------------
+# Variants
+
+
+def variant(variants: dict[str, Variant], variant_id: Any, at: str = "/variant") -> Variant:
+    """The loaded variant with this id, or :class:`UnknownVariant`."""
+    found = variants.get(variant_id) if isinstance(variant_id, str) else None
+    if found is None:
+        raise UnknownVariant(variant_id, list(variants), pointer=at)
+    return found
+
+
+def rules(variants: dict[str, Variant], payload: dict) -> Variant:
+    """The request's variant with its house rules applied."""
+    return house_rules.apply(variant(variants, payload.get("variant")), payload.get("house_rules"))
+
+
+# ----------------------------------------------------------------------------------------------
+# Cards
+
+
+def card_list(value: Any, at: str, issues: list[Issue]) -> tuple[str, ...]:
+    """A list of card codes in canonical form, one issue per code that names no card."""
+    get = card_codes.CANONICAL.get
+    try:
+        out = [get(code) for code in value]
+    except TypeError:  # an unhashable item where a code should be
+        out = [None]
+    if None not in out:
+        return tuple(out)
+    out = []
+    for i, code in enumerate(value):  # the slow path: 10/T, suit symbols, lower case, and faults
+        card = card_codes.canonical(code)
+        if card is not None:
+            out.append(card)
+        else:  # past MAX_ISSUES a fault is counted, not worded
+            issues.append(issue(f"{at}/{i}", "error.card_code", code=str(code)) if len(issues) < MAX_ISSUES
+                          else COUNTED)
+    return tuple(out)
+
+
+def meld_list(value: Any, at: str, issues: list[Issue]) -> tuple[tuple[str, ...], ...]:
+    return tuple(card_list(meld, f"{at}/{i}", issues) for i, meld in enumerate(value))
+
+
+def one_card(code: Any, at: str, issues: list[Issue]) -> str | None:
+    card = card_codes.canonical(code)
+    if card is None:
+        issues.append(issue(at, "error.card_code", code=str(code)))
+    return card
+
+
+def players(rules: Variant, value: Any, at: str, required: bool) -> int | None:
+    """The player count: one the variant has rules for; absent means the only one it knows, if one."""
+    supported = rules.value("players.supported")
+    if value is None:
+        if len(supported) == 1:
+            return supported[0]
+        if required:
+            raise ImpossibleInput([issue(at, "error.players_required", variant=rules.ref,
+                                         supported=_counts(supported))])
+        return None
+    if int(value) not in supported:
+        raise ImpossibleInput([issue(at, "error.players_unsupported", variant=rules.ref,
+                                     supported=_counts(supported), players=int(value))])
+    return int(value)
+
+
+def _counts(values) -> str:
+    return ", ".join(map(str, values))
+
+
+# ----------------------------------------------------------------------------------------------
+# Rulings
+
+
+def ruling_request(payload: Any, variants: dict[str, Variant]) -> RulingRequest:
+    """Parse ``{variant, situation, action, house_rules?}`` (:func:`rule` then refuses a table that cannot happen)."""
+    return ruling_of(shape.check(payload, "adjudicate", variants), variants)
+
+
+def ruling_of(payload: dict, variants: dict[str, Variant]) -> RulingRequest:
+    """:func:`ruling_request` for a payload whose shape is already checked."""
+    ruled = rules(variants, payload)
+    act = action(payload.get("action") or {})
+    sit = situation(payload.get("situation") or {}, ruled)
+    return RulingRequest(ruled, sit, act)  # rule() refuses a table that cannot happen (check_table)
+
+
+def options_request(payload: Any, variants: dict[str, Variant]) -> OptionsRequest:
+    """Parse ``{variant, situation, house_rules?, lang?}`` (:func:`legal_moves` then refuses a table that cannot
+    happen)."""
+    return options_of(shape.check(payload, "options", variants), variants)
+
+
+def options_of(payload: dict, variants: dict[str, Variant]) -> OptionsRequest:
+    """:func:`options_request` for a payload whose shape is already checked."""
+    ruled = rules(variants, payload)
+    sit = situation(payload.get("situation") or {}, ruled)
+    return OptionsRequest(ruled, sit)  # legal_moves() refuses a table that cannot happen (check_table)
+
+
+def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
+    """A :class:`Situation` from its JSON (every member optional)."""
+    issues: list[Issue] = []
+    player = raw.get("player") or {}
+    turn = raw.get("turn")
+    drew = NOT_GIVEN if not isinstance(turn, dict) or "drew" not in turn else turn["drew"]
+    if drew != NOT_GIVEN and drew not in DREW:
+        raise MalformedRequest([issue(f"{base}/turn/drew", "error.drew")])
+    answer = (turn or {}).get("partner_answer")
+    if answer not in PARTNER_ANSWERS:
+        raise MalformedRequest([issue(f"{base}/turn/partner_answer", "error.partner_answer")])
+    pile = raw.get("discard_pile")
+    hand = player.get("hand")
+    taken = (turn or {}).get("cards_from_pile")
+    out = Situation(
+        players=players(rules, raw.get("players"), f"{base}/players", required=False),
+        first_round=raw.get("first_round"),
+        stock_count=raw.get("stock_count"),
+        pile=None if pile is None else card_list(pile, f"{base}/discard_pile", issues),
+        team=_side(raw.get("team"), f"{base}/team", issues),
+        opponents=_side(raw.get("opponents"), f"{base}/opponents", issues),
+        hand=None if hand is None else card_list(hand, f"{base}/player/hand", issues),
+        hand_count=player.get("hand_count"),
+        has_melded=player.get("has_melded"),
+        drew=drew,
+        cards_from_pile=() if taken is None else card_list(taken, f"{base}/turn/cards_from_pile", issues),
+        partner_answer=answer,
+        base=base,
+    )
+    if issues:
+        raise ImpossibleInput(issues)
+    return out
+
+
+def _side(raw: dict | None, at: str, issues: list[Issue]) -> Side:
+    if raw is None:
+        return Side()
+    melds = raw.get("melds")
+    return Side(raw.get("score"), None if melds is None else meld_list(melds, f"{at}/melds", issues),
+                raw.get("red_threes"))
+
+
+def action(raw: dict, base: str = "/action") -> Action:
+    """An :class:`Action` from its JSON; what each type needs is checked here."""
+    kind = raw.get("type")
+    if kind not in ACTION_TYPES:
+        raise MalformedRequest([issue(f"{base}/type", "error.action_type",
+                                      types=Items(tuple(Word(t) for t in ACTION_TYPES), ", "))])
+    issues: list[Issue] = []
+    with_cards: tuple = ()
+    melds: tuple = ()
+    adds: tuple = ()
+    discard = None
+    if kind == "take_pile":
+        with_cards = card_list(raw.get("with") or [], f"{base}/with", issues)
+    if kind in ("take_pile", "meld", "go_out"):
+        melds = meld_list(raw.get("melds") or [], f"{base}/melds", issues)
+        adds = _adds(raw.get("add") or [], f"{base}/add", issues)
+    if kind == "go_out" and raw.get("discard") is not None:
+        discard = one_card(raw["discard"], f"{base}/discard", issues)
+    if kind == "discard":
+        if raw.get("card") is None:
+            issues.append(issue(f"{base}/card", "error.discard_without_card"))
+        else:
+            discard = one_card(raw["card"], f"{base}/card", issues)
+    if kind == "meld" and not melds and not adds:
+        issues.append(issue(f"{base}/melds", "error.meld_without_melds"))
+    if issues:
+        raise ImpossibleInput(issues)
+    return Action(kind, with_cards, melds, adds, discard)
+
+
+def _adds(raw: list, at: str, issues: list[Issue]) -> tuple[Add, ...]:
+    out = []
+    for i, item in enumerate(raw):
+        where = f"{at}/{i}"
+        if isinstance(item, dict):
+            to = item.get("to")
+            rank = card_codes.parse(f"{to}S")[:-1] if isinstance(to, str) and _is_rank(to) else None
+            if rank is None:
+                issues.append(issue(f"{where}/to", "error.add_to_rank"))
+            out.append(Add(card_list(item.get("cards") or [], f"{where}/cards", issues), rank, where))
+        else:
+            out.append(Add(card_list(item, where, issues), None, where))
+    return tuple(out)
+
+
+def _is_rank(text: str) -> bool:
+    try:
+        card_codes.parse(f"{text}S")
+        return True
+    except card_codes.CardError:
+        return False
+
+
+# ----------------------------------------------------------------------------------------------
+# Scores
+
+
+def score_request(payload: Any, variants: dict[str, Variant]) -> ScoreRequest:
+    """Parse ``{variant, players?, house_rules?, teams | rounds}``."""
+    return score_of(shape.check(payload, "score", variants), variants)
+
+
+def score_of(payload: dict, variants: dict[str, Variant]) -> ScoreRequest:
+    """:func:`score_request` for a payload whose shape is already checked."""
+    ruled = rules(variants, payload)
+    form = _score_form(payload)
+    count = players(ruled, payload.get("players"), "/players", required=True)
+    if form == "teams":
+        rounds = (_round(payload["teams"], "", ruled),)
+    else:
+        rounds = tuple(_round(r.get("teams") or [], f"/rounds/{i}", ruled) for i, r in enumerate(payload["rounds"]))
+        _same_teams(rounds)
+    return ScoreRequest(ruled, count, rounds, game=form == "rounds")
+
+
+def _score_form(payload: dict) -> str:
+    has = [k for k in SCORE_MEMBERS if payload.get(k) is not None]
+    if len(has) == 2:
+        raise MalformedRequest([issue("/rounds", "error.teams_and_rounds")])
+    if not has:
+        raise MalformedRequest([issue("", "error.teams_or_rounds")])
+    if not payload[has[0]]:
+        raise MalformedRequest([issue(f"/{has[0]}", "error.empty_list")])
+    return has[0]
+
+
+def _round(raw: list, base: str, rules: Variant) -> tuple[TeamRound, ...]:
+    if not raw:
+        raise MalformedRequest([issue(f"{base}/teams", "error.empty_list")])
+    malformed: list[Issue] = []
+    issues: list[Issue] = []
+    teams = tuple(_team(t, f"{base}/teams/{i}", malformed, issues) for i, t in enumerate(raw))
+    if malformed:
+        raise MalformedRequest(malformed)
+    if not issues:
+        issues = _round_issues(teams, base, rules)
+    if issues:
+        raise ImpossibleInput(issues)
+    return teams
+
+
+def _team(raw: dict, at: str, malformed: list[Issue], issues: list[Issue]) -> TeamRound:
+    """One team's round; ``malformed`` collects faults of form, ``issues`` tables that cannot happen."""
+    melds, hand = raw.get("melds"), raw.get("hand")
+    for k in TABLE_COUNTS:
+        if melds is not None and raw.get(k) is not None:
+            issues.append(issue(f"{at}/{k}", "error.cards_and_counts", count=Word(k)))
+    if hand is not None and raw.get("hand_points") is not None:
+        issues.append(issue(f"{at}/hand_points", "error.cards_and_counts", count=Word("hand_points")))
+    if raw.get("concealed") and not raw.get("went_out"):
+        issues.append(issue(f"{at}/concealed", "error.concealed_without_going_out"))
+    penalties = []
+    for i, item in enumerate(raw.get("penalties") or []):
+        if item.get("kind") not in PENALTY_KINDS:
+            malformed.append(issue(f"{at}/penalties/{i}/kind", "error.penalty_kind",
+                                   kinds=Items(tuple(Word(k) for k in PENALTY_KINDS), ", ")))
+        else:
+            penalties.append(item["kind"])
+    if not isinstance(raw.get("name"), str) or not raw["name"].strip():
+        malformed.append(issue(f"{at}/name", "error.team_name"))
+    return TeamRound(
+        name=raw.get("name") or "", pointer=at, score_before=int(raw.get("score_before") or 0),
+        melds=None if melds is None else meld_list(melds, f"{at}/melds", issues),
+        hand=None if hand is None else card_list(hand, f"{at}/hand", issues),
+        **{k: None if raw.get(k) is None else int(raw[k]) for k in (*TABLE_COUNTS, "hand_points")},
+        red_threes=int(raw.get("red_threes") or 0), went_out=bool(raw.get("went_out")),
+        concealed=bool(raw.get("concealed")), penalties=tuple(penalties))
+
+
+def _round_issues(teams: tuple[TeamRound, ...], base: str, rules: Variant) -> list[Issue]:
+    """Facts about the round as a whole: distinct names, one team going out, the deck's limits."""
+    issues: list[Issue] = []
+    first: dict[str, int] = {}
+    for i, team in enumerate(teams):
+        if team.name in first:
+            issues.append(issue(f"{team.pointer}/name", "error.team_name_twice", other=first[team.name],
+                                name=team.name))
+        first.setdefault(team.name, i)
+    out = [t for t in teams if t.went_out]
+    issues += [issue(f"{t.pointer}/went_out", "error.two_went_out", name=out[0].name) for t in out[1:]]
+    located = [lc for t in teams for lc in t.located_cards()]
+    issues += deck_issues(rules, [c for c, _ in located], lambda: located,
+                          [(t.red_threes, f"{t.pointer}/red_threes") for t in teams])
+    return issues
+
+
+def _same_teams(rounds: tuple[tuple[TeamRound, ...], ...]) -> None:
+    names = sorted(t.name for t in rounds[0])
+    for i, teams in enumerate(rounds[1:], start=1):
+        if sorted(t.name for t in teams) != names:
+            raise ImpossibleInput([issue(f"/rounds/{i}/teams", "error.teams_differ", names=", ".join(names),
+                                         given=", ".join(t.name for t in teams))])
+
+
+# ----------------------------------------------------------------------------------------------
+# Comparisons
+
+
+def compare_request(payload: Any, variants: dict[str, Variant]) -> CompareRequest:
+    """Parse a comparison: what a ruling, a score or the options take, with ``variants`` (default: all) for
+    ``variant``."""
+    if isinstance(payload, dict) and "variant" in payload and "variants" not in payload:
+        raise MalformedRequest([issue("/variant", "error.compare_variant")])
+    payload = shape.check(payload, "compare", variants)
+    kind = _compare_kind(payload)
+    raw = payload.get("variants")
+    if raw is None:
+        ids = tuple(variants)
+    else:
+        if not raw:
+            raise MalformedRequest([issue("/variants", "error.empty_list")])
+        seen: list[str] = []
+        for i, vid in enumerate(raw):
+            variant(variants, vid, pointer("variants", i))
+            if vid in seen:
+                raise MalformedRequest([issue(pointer("variants", i), "error.variant_twice", variant=vid)])
+            seen.append(vid)
+        ids = tuple(seen)
+    body = {k: v for k, v in payload.items() if k != "variants"}
+    if kind == "ruling":
+        action(body["action"])  # an unusable action is wrong under every variant
+    # a bad house rule is the request's fault, whichever variant it meets (the check reads no variant)
+    house_rules.apply(variants[ids[0]], body.get("house_rules"))
+    parse_one = {"options": options_of, "ruling": ruling_of, "score": score_of}[kind]
+    asked = []
+    for vid in ids:  # the table parsed under each variant: what one finds impossible, another may not
+        try:
+            asked.append(parse_one({**body, "variant": vid}, variants))
+        except UnknownVariant:
+            raise
+        except AdjudicatorError as e:
+            asked.append(e)
+    return CompareRequest(kind, ids, tuple(asked))
+
+
+def _compare_kind(payload: dict) -> str:
+    ruling = [k for k in RULING_MEMBERS if payload.get(k) is not None]
+    scoring = [k for k in SCORE_MEMBERS if payload.get(k) is not None]
+    if ruling and scoring:
+        raise MalformedRequest([issue(f"/{scoring[0]}", "error.ruling_and_score",
+                                      given=", ".join(ruling + scoring))])
+    if scoring:
+        _score_form(payload)
+        return "score"
+    if ruling == ["situation"]:  # a situation alone: compare the options open in it
+        return "options"
+    if ruling:
+        missing = [k for k in RULING_MEMBERS if payload.get(k) is None]
+        if missing:
+            raise MalformedRequest([issue(f"/{missing[0]}", "error.required")])
+        return "ruling"
+    raise MalformedRequest([issue("", "error.ruling_or_score")])

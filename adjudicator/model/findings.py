@@ -1,0 +1,111 @@
+"""The typed results of a ruling: what each check found, and the verdict they add up to.
+
+These are the engine's answers. They hold codes and message keys, never
+finished sentences: :mod:`adjudicator.words.render` puts them in words, and the web
+layer turns them into JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .enums import Verdict
+from .messages import Message
+from .citations import Citation
+
+LEGAL, ILLEGAL, UNDETERMINED = Verdict.LEGAL, Verdict.ILLEGAL, Verdict.UNDETERMINED
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRuleUsed:
+    """A parameter the players settled for this request, which a finding or line rests on."""
+
+    parameter: str
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way of reading the open points a ruling depends on, and what the ruling comes to under it."""
+
+    values: tuple[tuple[str, Any], ...]  # (parameter, value) pairs
+    verdict: Verdict
+    messages: tuple[Message, ...] = ()  # what decided it under this reading (the failing or open checks)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """The outcome of one check.
+
+    ``passed`` is True, False, or None when the check could not be decided: a fact
+    the situation lacks (``missing``, JSON pointers) or a point the text leaves open
+    (``open_on``, parameter names). ``parameters`` are those the check read;
+    ``citations`` their words, the deciding sentence first; ``house_rules`` the
+    ones the table settled itself.
+    """
+
+    rule: str
+    passed: bool | None
+    message: Message
+    parameters: tuple[str, ...]
+    citations: tuple[Citation, ...]
+    house_rules: tuple[HouseRuleUsed, ...] = ()
+    open_on: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Interpretation:
+    """A parameter a ruling or score rested on that the document does not state outright (or a house rule set)."""
+
+    parameter: str
+    status: str  # interpreted | not_stated | house_rule
+    value: Any
+    note: str | None  # the variant author's note, in English (None for a house rule)
+    citations: tuple[Citation, ...]
+    occasion: Message | None = None  # what happened in this game because of it (a tie the text does not settle)
+    notes: tuple[tuple[str, str], ...] = ()  # the note in other languages, as the variant file gives them
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """One action ruled under one variant.
+
+    ``verdict`` is ``illegal`` when a finding failed, else ``undetermined`` when one
+    is open, else ``legal`` -- or, when the ruling depends on points the text leaves
+    open (``readings``), the verdict every reading gives, and ``undetermined`` when
+    they differ. ``skipped`` maps a rule id to the parameters read by a check that
+    found it did not apply (comparisons use it to say why a variant never reached a check).
+    """
+
+    variant: str
+    action: str
+    verdict: Verdict
+    findings: tuple[Finding, ...]
+    interpretations: tuple[Interpretation, ...]
+    missing: tuple[str, ...]
+    not_stated: tuple[str, ...]
+    consequences: tuple[Message, ...]
+    skipped: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    two_way: tuple[str, ...] = ()  # parameters read whose text reads two ways (interpreted, with readings)
+    readings: tuple[Reading, ...] = ()  # the ruling under each reading of the open points it depends on
+    across: tuple[str, ...] = ()  # the open points it was decided across (same verdict under every reading)
+    variant_ref: Any = field(default=None, compare=False)  # the variant, named for people
+    open_points: tuple = ()  # (parameter, the values a table could give it) for each open point it hangs on
+
+    def failed(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.passed is False)
+
+    def open(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.passed is None)
+
+    def deciding(self) -> tuple[Finding, ...]:
+        """The findings the verdict rests on: the failing ones for ``illegal`` (or, decided across readings,
+        the ones that fail under some reading), the open ones for ``undetermined``; none for ``legal``."""
+        if self.verdict == ILLEGAL:
+            return self.failed() or tuple(f for f in self.findings if f.passed is None and f.open_on
+                                          and set(f.open_on) <= set(self.across))
+        if self.verdict == UNDETERMINED:
+            return self.open()
+        return ()

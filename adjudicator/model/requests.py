@@ -1,0 +1,105 @@
+"""Typed requests: what the parser hands the engine, one kind per endpoint.
+
+The engine's wings take these, never request JSON; :mod:`adjudicator.input.parse` makes
+them (and checks that the table can happen) at the edge. ``rules`` is an
+:class:`adjudicator.variants.Variant` (with the house rules applied): the annotation
+names it without importing it, since the variant loader stands above the model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .actions import Action
+from .errors import AdjudicatorError
+from .parameters import PARAMETERS
+from .situation import Situation
+
+PENALTY_PREFIX = "score.penalty_"
+PENALTY_KINDS = tuple(p.name[len(PENALTY_PREFIX):] for p in PARAMETERS if p.name.startswith(PENALTY_PREFIX))
+
+
+@dataclass(frozen=True)
+class RulingRequest:
+    """What ``/v1/adjudicate`` rules on: a situation and an action under one variant (with house rules)."""
+
+    rules: Variant
+    situation: Situation
+    action: Action
+
+
+@dataclass(frozen=True)
+class OptionsRequest:
+    """What ``/v1/options`` lists the moves of: a situation under one variant (with house rules)."""
+
+    rules: Variant
+    situation: Situation
+
+
+@dataclass(frozen=True)
+class TeamRound:
+    """One team's round as given: cards (``melds``, ``hand``) or counts in their place."""
+
+    name: str
+    pointer: str
+    score_before: int = 0
+    melds: tuple[tuple[str, ...], ...] | None = None
+    hand: tuple[str, ...] | None = None
+    melded_points: int | None = None
+    natural_canastas: int | None = None
+    mixed_canastas: int | None = None
+    hand_points: int | None = None
+    red_threes: int = 0
+    went_out: bool = False
+    concealed: bool = False
+    penalties: tuple[str, ...] = ()
+
+    def located_cards(self) -> list[tuple[str, str]]:
+        """Every card the team shows (melds, then hand) with its pointer."""
+        out = [(c, f"{self.pointer}/melds/{j}/{k}") for j, m in enumerate(self.melds or ()) for k, c in enumerate(m)]
+        return out + [(c, f"{self.pointer}/hand/{k}") for k, c in enumerate(self.hand or ())]
+
+
+@dataclass(frozen=True)
+class ScoreRequest:
+    """One round (``game`` False: a single entry in ``rounds``) or a whole game, under one variant."""
+
+    rules: Variant
+    players: int
+    rounds: tuple[tuple[TeamRound, ...], ...]
+    game: bool
+
+
+@dataclass(frozen=True)
+class CompareRequest:
+    """A ruling, a score or the options of a situation (``kind``) to work out under each of ``variants``;
+    ``asked`` holds, in the same order, each variant's typed request, or the error that variant finds in
+    the input (a table its deck cannot hold, a player count it has no rules for)."""
+
+    kind: str
+    variants: tuple[str, ...]
+    asked: tuple[RulingRequest | OptionsRequest | ScoreRequest | AdjudicatorError, ...]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move of the log: the seat, the action, and what a draw brought from the stock."""
+
+    player: int
+    action: Action
+    cards: tuple[str, ...] | None = None
+    body: dict = field(default_factory=dict, compare=False)  # the action's JSON, to replay or quote
+
+
+@dataclass(frozen=True)
+class Log:
+    """A parsed log: the rules (house rules applied), the players, the deal and the moves."""
+
+    rules: Variant
+    players: int
+    scores: tuple[int, ...]
+    hands: tuple[tuple[str, ...], ...]
+    pile: tuple[str, ...]
+    stock_count: int
+    moves: tuple[Move, ...]
+    payload: dict = field(default_factory=dict, compare=False)

@@ -1,0 +1,126 @@
+"""A game situation as the engine sees it: cards and facts, each known or not.
+
+Every fact is optional: ``None`` means "not given". Reading one that a check
+needs raises :class:`MissingFact` naming it, so the ruling
+answers ``undetermined`` for that check instead of guessing. Build one directly
+(``Situation(hand=("9H", "9S"), ...)``) or from request JSON with
+:func:`adjudicator.input.parse.situation`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .cards import parse_all, parse_melds
+
+
+class MissingFact(Exception):
+    """A fact the check needs was not given; ``pointer`` names it in the request."""
+
+    def __init__(self, ptr: str):
+        super().__init__(ptr)
+        self.pointer = ptr
+
+
+NOT_GIVEN = "not given"  # turn.drew when the request does not say whether the player has drawn
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One team as the situation shows it."""
+
+    score: int | None = None
+    melds: tuple[tuple[str, ...], ...] | None = None
+    red_threes: int | None = None
+
+
+@dataclass(frozen=True)
+class Situation:
+    """The table around one action.
+
+    ``drew`` is ``None`` when the player has not drawn yet this turn, ``"stock"`` or
+    ``"pile"`` when they have, and :data:`NOT_GIVEN` when nobody said. ``cards_from_pile``
+    lists the pile's cards taken this turn bottom first, so that its last card is the pile's
+    top card. ``partner_answer`` is what the partner said when asked "may I go out?" (None:
+    not asked, or not known). ``base`` is
+    where these facts stand in a request, so a missing one can be named by pointer.
+    """
+
+    players: int | None = None
+    first_round: bool | None = None
+    stock_count: int | None = None
+    pile: tuple[str, ...] | None = None
+    team: Side = field(default_factory=Side)
+    opponents: Side = field(default_factory=Side)
+    hand: tuple[str, ...] | None = None
+    hand_count: int | None = None
+    has_melded: bool | None = None
+    drew: str | None = NOT_GIVEN
+    cards_from_pile: tuple[str, ...] = ()
+    partner_answer: str | None = None  # "yes" or "no": the partner's answer to "may I go out?" this turn
+    base: str = "/situation"
+
+    def __post_init__(self):
+        """Normalise every card code once (``"3h"`` is the three of hearts, never a black three; a
+        :class:`~adjudicator.model.cards.CardError` points at a code that names no card), so that a
+        situation made by hand is ruled as the same situation parsed from JSON."""
+        base, set_ = self.base, object.__setattr__
+        if self.hand is not None:
+            set_(self, "hand", parse_all(self.hand, base + "/player/hand"))
+        if self.pile is not None:
+            set_(self, "pile", parse_all(self.pile, base + "/discard_pile"))
+        if self.cards_from_pile:
+            set_(self, "cards_from_pile", parse_all(self.cards_from_pile, base + "/turn/cards_from_pile"))
+        for name in ("team", "opponents"):
+            side = getattr(self, name)
+            if side.melds:
+                melds = parse_melds(side.melds, f"{base}/{name}/melds")
+                if melds is not side.melds:
+                    set_(self, name, replace(side, melds=melds))
+
+    # --- facts a check needs -----------------------------------------------------------------
+    def need(self, value, path: str):
+        """``value``, or :class:`MissingFact` for the fact at ``path`` (below ``base``)."""
+        if value is None:
+            raise MissingFact(self.base + path)
+        return value
+
+    def need_players(self) -> int:
+        return self.need(self.players, "/players")
+
+    def need_hand(self) -> tuple[str, ...]:
+        return self.need(self.hand, "/player/hand")
+
+    def need_hand_size(self) -> int:
+        """Cards in the player's hand: the hand itself, or the count when only that is given."""
+        if self.hand is not None:
+            return len(self.hand)
+        return self.need(self.hand_count, "/player/hand")
+
+    def need_pile(self) -> tuple[str, ...]:
+        return self.need(self.pile, "/discard_pile")
+
+    def need_team_melds(self) -> tuple[tuple[str, ...], ...]:
+        return self.need(self.team.melds, "/team/melds")
+
+    def need_team_score(self) -> int:
+        return self.need(self.team.score, "/team/score")
+
+    def need_first_round(self) -> bool:
+        return self.need(self.first_round, "/first_round")
+
+    def need_drew(self) -> str | None:
+        if self.drew == NOT_GIVEN:
+            raise MissingFact(self.base + "/turn/drew")
+        return self.drew
+
+    def need_stock_count(self) -> int:
+        return self.need(self.stock_count, "/stock_count")
+
+    def cards_shown(self) -> list[str]:
+        """Every physical card the situation shows (hand, pile, both teams' melds)."""
+        out = list(self.hand or ()) + list(self.pile or ())
+        for side in (self.team, self.opponents):
+            for meld in side.melds or ():
+                out += meld
+        return out

@@ -1,0 +1,337 @@
+"""The complete listing: every distinct move of a group that the engine finds legal (or undetermined).
+
+The search (:mod:`adjudicator.options`) proposes the most useful moves first,
+with stable keys. This module walks every other move of the group in canonical
+form (:mod:`adjudicator.options_every`), has the engine rule each one, and adds
+those it does not refuse -- one per distinct move, so that a move is never
+listed twice under two suits. Which moves a group holds:
+
+* ``draw``: the draw; ``discard``: one discard per kind of card in hand;
+* ``take_pile``: every choice of hand cards shown with the top card (naturals of
+  its rank and wild cards; with a wild card on top, naturals of any one rank);
+  for a team yet to open, each with every layout of the rest of the hand that
+  goes with it (additions to the taken meld, new melds). A team that has opened
+  lays its melds after the take, in its own meld move;
+* ``meld``: every non-empty layout of the hand (additions, new melds, openings);
+* ``go_out``: every layout that leaves no card, or one card to discard.
+
+A group spends at most :data:`MAX_WORK` ruling moves whole (the walk itself stops at
+:data:`~adjudicator.options_every.MAX_MOVES` layouts); a hand that has more --
+most of a deck, yet to open -- gets the moves found so far, ``complete`` False.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from itertools import product
+from typing import Callable
+
+from ..model.actions import Action
+from ..model.cards import RANKS
+from ..rules.engine import rule as engine_rule
+from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
+from ..model.messages import Card, Cards, Items, Message, Rank, msg
+from .every import MAX_MOVES, WILD, Hand, Readings, build, canonical, kind, layouts
+from ..model.situation import Situation
+from ..variants import Variant
+
+
+# What a group may spend ruling moves whole, in card-runs: one engine run over a hand of n cards costs n (a run
+# takes ~10 µs per card in hand; a ruling decided across readings makes a run per reading). Beyond, the
+# group's count is a lower bound: ~270 rulings of a 15-card hand, ~40 of a whole deck in hand.
+MAX_WORK = 4000
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move of the complete walk, with its key and words."""
+
+    key: str
+    kind: str
+    message: Message
+    action: Action
+    rank: str | None = None
+
+
+def complete(situation: Situation, rules: Variant, group: str, ruled: list[Variant], listed: list,
+             rule: Callable[[Action], Ruling], memo: dict | None = None) -> tuple[list, list[tuple], bool]:
+    """``listed`` without repeats of one move, the moves it lacks -- each as ``(verdict, make)``, ``make()``
+    giving the move and its ruling when it is read, in a useful order -- and whether the walk was complete."""
+    if situation.hand is None or group == "draw":
+        return listed, [], True
+    seen: set[tuple] = set()
+    kept = []
+    for option in listed:
+        key = canonical(option.action, situation)
+        if key not in seen:
+            seen.add(key)
+            kept.append(option)
+    memo = {} if memo is None else memo
+    readings = Readings(ruled)
+    if _by_parts(situation, group):
+        return kept, *_by_layouts(situation, readings, memo, seen, ruled, rule)
+    moves, whole = CANDIDATES[group](situation, readings, memo)
+    more, work = [], 0
+    for move in moves:
+        key = canonical(move.action, situation)
+        if key in seen:
+            continue
+        seen.add(key)
+        if work >= MAX_WORK:
+            whole = False
+            break
+        ruling = rule(move.action)
+        work += _work(ruling, situation)
+        if ruling.verdict in (LEGAL, UNDETERMINED):
+            more.append(((ruling.verdict != LEGAL, _wilds(move.action), -len(move.action.hand_cards())),
+                         ruling.verdict, lambda m=move, r=ruling: (m, r)))
+    more.sort(key=lambda m: m[0])
+    return kept, [(verdict, make) for _, verdict, make in more], whole
+
+
+def _by_layouts(situation: Situation, readings: Readings, memo: dict, seen: set, ruled: list[Variant],
+                rule: Callable[[Action], Ruling]) -> tuple[list[tuple], bool]:
+    """The meld moves of a team that has opened, decided from the layouts themselves: each move's verdict
+    from its parts' rulings (:func:`_parts_verdict`), the move built and ruled whole only when it is read
+    (or when its parts cannot decide it), so that hundreds of moves cost little more than their count."""
+    hand, spots, found, whole = _walked(situation, readings, memo)
+    by_reading = [(r, {}) for r in ruled]
+    size = len(situation.hand)
+    more = []
+    info: dict[tuple, tuple] = {}  # (place, id of its content) -> (kinds, wild cards); contents are shared
+    work = 0
+    for chosen, _ in found:
+        melds, adds, laid, wilds = [], [], 0, 0
+        for i, content in chosen.items():
+            held = info.get((i, id(content)))
+            if held is None:
+                kinds = tuple(sorted(k for (k, _), n in content.items() for _ in range(n)))
+                held = info[(i, id(content))] = (kinds, sum(1 for k in kinds if k in WILD))
+            kinds = held[0]
+            laid += len(kinds)
+            wilds += held[1]
+            if spots[i].how == "new":
+                melds.append(kinds)
+            else:
+                adds.append((spots[i].rank, kinds))
+        melds.sort()
+        adds.sort()
+        key = ("meld", (), tuple(melds), tuple(adds), None, ())
+        if key in seen:
+            continue
+        seen.add(key)
+        verdict = _parts_verdict(situation, hand, spots, chosen, by_reading) if size - laid >= 2 else None
+        if verdict is None:
+            if work >= MAX_WORK:
+                whole = False
+                break
+            move = _meld_move(situation, hand, spots, chosen)
+            ruling = rule(move.action)
+            work += _work(ruling, situation)
+            verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
+        else:
+            make = _lazy(situation, hand, spots, chosen, verdict, rule)
+        if verdict in (LEGAL, UNDETERMINED):
+            more.append(((verdict != LEGAL, wilds, -laid), verdict, make))
+    more.sort(key=lambda m: m[0])
+    return [(verdict, make) for _, verdict, make in more], whole
+
+
+def _lazy(situation, hand, spots, chosen, verdict, rule):
+    def make():
+        move = _meld_move(situation, hand, spots, chosen)
+        return move, LazyRuling(verdict, lambda: rule(move.action))
+    return make
+
+
+def _meld_move(situation: Situation, hand: Hand, spots, chosen) -> Move:
+    action = build("meld", hand, spots, chosen)
+    opening = not situation.team.melds
+    return Move(_key("meld", action, situation), "opening" if opening else ("add" if not action.melds else "meld"),
+                _lay_message(action), action)
+
+
+def _work(ruling: Ruling, situation: Situation) -> int:
+    """What a ruling cost, in card-runs (see :data:`MAX_WORK`)."""
+    return max(1, len(ruling.readings)) * max(1, len(situation.hand or ()))
+
+
+class LazyRuling:
+    """A ruling whose verdict is known before it is worked out: the engine writes it when it is read."""
+
+    def __init__(self, verdict: str, work: Callable[[], Ruling]):
+        self.verdict = verdict
+        self._work = work
+        self._ruling: Ruling | None = None
+
+    def __getattr__(self, name):
+        if self._ruling is None:
+            self._ruling = self._work()
+        return getattr(self._ruling, name)
+
+
+def _by_parts(situation: Situation, group: str) -> bool:
+    """Whether a meld's verdict follows from its parts, rank by rank: a team that has opened, laying from
+    its own cards, keeping at least two (nothing then reads the move as a whole: no opening minimum, no
+    cards taken from the pile, no going-out check)."""
+    return group == "meld" and bool(situation.team.melds) and \
+        not (situation.drew == "pile" and situation.cards_from_pile)
+
+
+def _parts_verdict(situation: Situation, hand: Hand, spots, chosen: dict, by_reading: list) -> str | None:
+    """The verdict from the rulings of the move's parts -- each rank's melds and additions, ruled and cached
+    as moves of their own -- under each reading the search tries: under a reading, illegal when a part is,
+    legal when every part is; then legal or illegal when the readings agree, else undetermined. None when
+    a part stays open under a reading: the move is then ruled whole."""
+    bundles: dict[str | None, list[tuple]] = {}
+    for i, content in chosen.items():  # a content is one shared object per content the walk found
+        bundles.setdefault(spots[i].rank, []).append((i, id(content)))
+    parts = [tuple(places) for places in bundles.values()]
+    found = set()
+    for rules, cache in by_reading:
+        verdicts = set()
+        for part in parts:
+            verdict = cache.get(part)
+            if verdict is None:
+                action = build("meld", hand, spots, {i: chosen[i] for i, _ in part})  # ids live while chosen does
+                verdict = cache[part] = engine_rule(situation, action, rules).verdict
+            verdicts.add(verdict)
+            if verdict == ILLEGAL:
+                break
+        if ILLEGAL in verdicts:
+            found.add(ILLEGAL)
+        elif verdicts == {LEGAL}:
+            found.add(LEGAL)
+        else:
+            return None
+    return found.pop() if len(found) == 1 else UNDETERMINED
+
+
+def _wilds(action: Action) -> int:
+    return sum(1 for c in action.hand_cards() if kind(c) in WILD)
+
+
+def _walked(situation: Situation, readings: Readings, memo: dict):
+    """The hand's layouts, walked once for the meld and go-out groups."""
+    if "walk" not in memo:
+        hand = Hand(situation)
+        memo["walk"] = (hand, *layouts(hand, situation.team.melds or (), readings))
+    return memo["walk"]
+
+
+def _discards(situation: Situation, readings: Readings, memo: dict):
+    hand = Hand(situation)
+    firsts = {}
+    for (k, _), cards in hand.pools.items():
+        firsts.setdefault(k, cards[0])
+    return [Move(f"discard:{card}", "discard", msg("options.discard.card", card=Card(card)),
+                 Action("discard", discard=card), None if k in ("JK",) else card[:-1])
+            for k, card in firsts.items()], True
+
+
+def _melds(situation: Situation, readings: Readings, memo: dict):
+    hand, spots, found, whole = _walked(situation, readings, memo)
+    return (_meld_move(situation, hand, spots, chosen) for chosen, _ in found), whole  # built as ruled
+
+
+def _go_outs(situation: Situation, readings: Readings, memo: dict):
+    hand, spots, found, whole = _walked(situation, readings, memo)
+    out = []
+    for chosen, left in found:
+        if left is None:  # more than one card left: no way out
+            continue
+        size = sum(left.values())
+        discard = next(iter(left)) if size else None
+        action = build("go_out", hand, spots, chosen, discard=discard)
+        out.append(_go_out_move(action, situation))
+    if sum(hand.counts.values()) == 1:
+        out.append(_go_out_move(Action("go_out", discard=situation.hand[0]), situation))
+    return out, whole
+
+
+def _go_out_move(action: Action, situation: Situation) -> Move:
+    melds = Items(tuple(Cards(tuple(a.cards)) for a in action.adds) + tuple(Cards(m) for m in action.melds), " + ")
+    if action.discard and not (action.melds or action.adds):
+        message = msg("options.go_out.discard_only", card=Card(action.discard))
+    elif action.discard:
+        message = msg("options.go_out.with_discard", melds=melds, card=Card(action.discard))
+    else:
+        message = msg("options.go_out.meld_all", melds=melds)
+    return Move(_key("go_out", action, situation), "go_out", message, action)
+
+
+def _takes(situation: Situation, readings: Readings, memo: dict):
+    pile = situation.pile or ()
+    if not pile:
+        return [], True
+    top = pile[-1]
+    top_kind = kind(top)
+    hand = Hand(situation)
+    ranks = [top_kind] if top_kind not in WILD else \
+        [r for r in RANKS if any(k == r for k, _ in hand.counts)] or [None]
+    out, whole, budget = [], True, MAX_MOVES
+    for meld_rank in ranks:
+        fitting = [c for c in hand.counts if c[0] in WILD or (meld_rank is not None and c[0] == meld_rank)]
+        for split in product(*(range(hand.counts[c] + 1) for c in fitting)):
+            used = Counter({c: n for c, n in zip(fitting, split) if n})
+            if top_kind in WILD and not any(c[0] == meld_rank for c in used):
+                continue
+            with_cards, rest = hand.take(used)
+            take = Action("take_pile", with_cards=tuple(with_cards))
+            out.append(_take_move(take, top, meld_rank))
+            budget -= 1
+            if situation.team.melds or not meld_rank:
+                continue
+            spots, found, done = layouts(rest, (), readings, extra_add=meld_rank,
+                                         extra_meld=(top, *with_cards), limit=max(1, budget))
+            whole = whole and done
+            for chosen, _ in found:
+                action = build("take_pile", rest, spots, chosen, with_cards=with_cards)
+                out.append(_take_move(action, top, meld_rank))
+            budget -= len(found)
+            if budget <= 0:
+                return out, False
+    return out, whole
+
+
+def _take_move(action: Action, top: str, meld_rank: str | None) -> Move:
+    shown = Cards(action.with_cards)
+    parts = _parts(action)
+    if not action.with_cards:
+        message = msg("options.take_pile.onto_meld", top=Card(top), rank=Rank(meld_rank or kind(top)))
+    else:
+        message = msg("options.move.take", cards=shown, parts=Items(tuple(parts), "; ") if parts else None)
+    return Move(_key("take_pile", action), "take_pile", message, action, meld_rank)
+
+
+def _parts(action: Action) -> list[Message]:
+    return [msg("options.move.part_meld", cards=Cards(m)) for m in action.melds] + \
+        [msg("options.move.part_add", cards=Cards(a.cards), rank=Rank(a.to)) for a in action.adds]
+
+
+def _lay_message(action: Action) -> Message:
+    return msg("options.move.lay", parts=Items(tuple(_parts(action)), "; "))
+
+
+def _key(group: str, action: Action, situation: Situation | None = None) -> str:
+    """A stable key naming the move by kinds: ``meld:add(K:K,K);meld(9,9,JK)`` (and, after taking the pile,
+    ``;from_pile(7)``: the kinds laid that came from it, where that tells two moves apart)."""
+    def kinds(cards) -> str:
+        return ",".join(sorted((kind(c) for c in cards), key=_kind_order))
+    parts = [f"with({kinds(action.with_cards)})"] if action.type == "take_pile" else []
+    parts += sorted(f"meld({kinds(m)})" for m in action.melds)
+    parts += sorted(f"add({a.to}:{kinds(a.cards)})" for a in action.adds)
+    if action.discard:
+        parts.append(f"discard({kind(action.discard)})")
+    from_pile = canonical(action, situation)[5] if situation is not None else ()
+    if from_pile:
+        parts.append(f"from_pile({','.join(from_pile)})")
+    return f"{group}:{';'.join(parts)}"
+
+
+def _kind_order(k: str) -> tuple:
+    return (k in WILD, RANKS.index(k) if k in RANKS else len(RANKS), k)
+
+
+CANDIDATES = {"discard": _discards, "meld": _melds, "go_out": _go_outs, "take_pile": _takes}

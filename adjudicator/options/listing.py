@@ -1,0 +1,314 @@
+"""What may I do? Every move open to the player in a situation, each with the engine's ruling on it.
+
+:func:`legal_moves` lists the options by group -- draw, take the pile, melds
+and additions (or the openings of a team yet to open), going out, discards --
+for the phase of the turn ``situation.drew`` says (not drawn yet: draw or take
+the pile; drawn: meld, go out, discard; not given: both, each group saying which
+``drew`` it assumes). The generators (``options_*`` modules) propose candidate
+actions from the hand counted by rank, never from subsets of cards; every
+option shown is one the engine itself rules on (:func:`adjudicator.rules.engine.rule`)
+and finds ``legal`` -- or ``undetermined``, when it hangs on a fact the
+situation lacks or on a point the text leaves open (the ruling then carries its
+``readings``). Where a group has no option, ``blocked`` is the ruling of the
+most natural attempt, whose failing findings say why.
+
+Where the search itself depends on an open point (whether twos are wild, one
+meld per rank ...), it proposes candidates under each reading of it and lets
+the rulings sort them out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..model.actions import Action
+from ..rules.engine import rule_checked
+from ..rules.table_check import check_table
+from ..model.findings import LEGAL, UNDETERMINED, Ruling
+from ..rules.judge import wild_param
+from ..rules.melds import sure_rank
+from ..model.messages import Message, msg
+from ..rules.opening import Requirement, team_requirement
+from .body import action_body
+from .complete import complete
+from .going_out import go_out_slots
+from .hand import view
+from .melds import meld_slots
+from .pile import take_slots
+from .slots import Slot, merge
+from .turn import discard_slots, draw_slots
+from ..rules.readings import MAX_POINTS, each_reading, readings_for
+from ..model.situation import NOT_GIVEN, Situation
+from ..variants import Variant
+
+BEFORE_DRAW, AFTER_DRAW, UNKNOWN = "before_draw", "after_draw", "unknown"
+GROUPS = {BEFORE_DRAW: ("draw", "take_pile"), AFTER_DRAW: ("meld", "go_out", "discard")}
+# Open points the search's own choices depend on, and when they can matter.
+SEARCH_POINTS = ("wild.twos", "meld.one_per_rank", "opening.negative", "pile.cards_usable_same_turn",
+                 "opening.melds_together", "opening.bonuses_count", "opening.red_threes_count")
+HAND = "/player/hand"
+_OPENING = ("opening.negative", "opening.melds_together", "opening.bonuses_count", "opening.red_threes_count")
+# The open points each generator's proposals depend on: it runs once per reading of these, not of all of them.
+READS = {"draw": (), "discard": (), "take_pile": ("wild.twos", *_OPENING), "meld": SEARCH_POINTS,
+         "go_out": ("wild.twos", "pile.cards_usable_same_turn", *_OPENING)}
+# Each group's generator: (hand view, situation) -> (slots, the most natural attempt or None).
+GENERATORS = {"draw": lambda hand, situation: (draw_slots(hand, situation), None), "take_pile": take_slots,
+              "meld": meld_slots, "go_out": go_out_slots,
+              "discard": lambda hand, situation: (discard_slots(hand, situation), None)}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One move: the action (``body`` is its JSON for ``/v1/adjudicate``) and the engine's ruling on it.
+
+    ``key`` names the option stably across requests and variants (``take_pile:natural_pair``,
+    ``meld:9``, ``opening:cheapest``, ``discard:3C``); ``way`` says how it is done; ``cards`` are the
+    hand cards it uses; ``points`` what an opening counts; ``concealed`` whether a go-out is concealed
+    (None: not a go-out, or it depends on a fact not given).
+    """
+
+    key: str
+    kind: str  # draw | take_pile | meld | add | opening | go_out | discard
+    way: str  # how the search found it; ``every`` for a move the complete walk adds
+    message: Message
+    action: Action
+    ruling: Ruling
+    rank: str | None = None
+    cards: tuple[str, ...] = ()
+    points: int | None = None
+    concealed: bool | None = None
+
+    @property
+    def verdict(self) -> str:
+        return self.ruling.verdict
+
+    @property
+    def body(self) -> dict:
+        return action_body(self.action)
+
+
+class Listing(Sequence):
+    """A group's options, in order: those already made, then the complete walk's, each made (its action
+    built, its words and ruling) only when it is read -- a page of a long group costs the page."""
+
+    def __init__(self, made, pending: list[tuple], make):
+        self._made = list(made)
+        self._pending = pending  # (verdict, () -> (move, ruling))
+        self._make = make
+        self._done: dict[int, Option] = {}
+        self.verdicts = [o.verdict for o in self._made] + [verdict for verdict, _ in pending]
+
+    def __len__(self) -> int:
+        return len(self._made) + len(self._pending)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if index < len(self._made):
+            return self._made[index]
+        at = index - len(self._made)
+        if at not in self._done:
+            self._done[at] = self._make(*self._pending[at][1]())
+        return self._done[at]
+
+
+@dataclass(frozen=True)
+class OptionGroup:
+    """The options of one kind, in the phase of the turn ``drew`` stands for (``assumed``: the request did
+    not say whether the player has drawn). ``possible`` is True when an option is legal, None when the only
+    ones are undetermined (or the hand, in ``missing``, is not given), False when there is none; then
+    ``blocked`` is the ruling of the most natural attempt."""
+
+    kind: str  # draw | take_pile | meld | go_out | discard
+    phase: str
+    drew: str | None
+    assumed: bool
+    possible: bool | None
+    options: Sequence[Option]
+    blocked: Ruling | None
+    message: Message
+    missing: tuple[str, ...] = ()
+    complete: bool = True  # False: the walk stopped at its bound; more moves may exist than are listed
+
+    @property
+    def count(self) -> int:
+        return len(self.options)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every option in a situation under one variant, by group; ``requirement`` is the opening requirement
+    of a team yet to open."""
+
+    variant: str
+    phase: str  # before_draw | after_draw | unknown (both phases listed)
+    groups: tuple[OptionGroup, ...]
+    requirement: Requirement | None = None
+
+    def group(self, kind: str, phase: str | None = None) -> OptionGroup | None:
+        return next((g for g in self.groups if g.kind == kind and phase in (None, g.phase)), None)
+
+    def all(self) -> tuple[Option, ...]:
+        return tuple(o for g in self.groups for o in g.options)
+
+
+def legal_moves(situation: Situation, rules: Variant) -> Options:
+    """Every option open to the player in ``situation`` under ``rules`` (a variant with house rules applied).
+
+    A table that cannot happen is refused first, as :func:`~adjudicator.rules.engine.rule` refuses it."""
+    check_table(rules, situation, Action("draw"))  # an action that takes no card: the table's own facts
+    if situation.drew == NOT_GIVEN:
+        phases = [(BEFORE_DRAW, None, True), (AFTER_DRAW, "stock", True)]
+    else:
+        phases = [(BEFORE_DRAW if situation.drew is None else AFTER_DRAW, situation.drew, False)]
+    groups: list[OptionGroup] = []
+    for phase, drew, assumed in phases:
+        sit = replace(situation, drew=drew) if assumed else situation
+        groups += _phase(sit, rules, phase, assumed)
+    phase = phases[0][0] if len(phases) == 1 else UNKNOWN
+    return Options(rules.id, phase, tuple(groups), team_requirement(situation, rules))
+
+
+def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> list[OptionGroup]:
+    slots: dict[str, dict[str, Slot]] = {kind: {} for kind in GROUPS[phase]}
+    attempts: dict[str, Action | None] = {}
+    after = phase == AFTER_DRAW
+    done: set[tuple] = set()
+    for ruled in search_rules(situation, rules, after):
+        hand = view(situation, ruled, after)
+        for kind in GROUPS[phase]:
+            reading = (kind, *(ruled.params[p].value for p in READS[kind]))
+            if reading in done or (kind != "draw" and situation.hand is None):
+                continue
+            done.add(reading)
+            found, attempt = GENERATORS[kind](hand, situation)
+            merge(slots[kind], found)
+            attempts.setdefault(kind, attempt)
+    cache: dict[Action, Ruling] = {}
+    readings = search_rules(situation, rules, after)
+    memo: dict = {}  # the complete walk's layouts, shared by the meld and go-out groups
+    out = []
+    for kind in GROUPS[phase]:
+        if kind != "draw" and situation.hand is None:
+            out.append(OptionGroup(kind, phase, situation.drew, assumed, None, (), None, msg(f"options.group.{kind}"),
+                                   (situation.base + HAND,)))
+            continue
+        out.append(_group(situation, rules, kind, phase, assumed, list(slots[kind].values()), attempts.get(kind),
+                          cache, readings, memo))
+    return out
+
+
+def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed: bool, slots: list[Slot],
+           attempt: Action | None, cache: dict, readings: list[Variant], memo: dict) -> OptionGroup:
+    """The group's options: the search's own proposals first (the most useful moves, with stable keys),
+    then every other distinct legal move the complete walk finds (:mod:`adjudicator.options_complete`)."""
+    options: list[Option] = []
+    seen: set[Action] = set()
+    for slot in slots:
+        option = _decide(situation, rules, slot, cache)
+        if option is not None and option.action not in seen:
+            seen.add(option.action)
+            options.append(option)
+    options, more, whole = complete(situation, rules, kind, readings, options,
+                                    lambda a: _ruled(situation, rules, a, cache), memo)
+    unopened = not situation.team.melds
+
+    def option(c, ruling) -> Option:
+        return Option(c.key, c.kind, "every", c.message, c.action, ruling, c.rank, _cards(c.action),
+                      _points(ruling) if unopened and kind != "discard" else None,
+                      _concealed(ruling) if kind == "go_out" else None)
+    options = Listing(options, more, option)
+    blocked = None
+    if not options:
+        attempt = attempt or (slots[0].candidates[0].action if slots and slots[0].candidates else None)
+        if attempt is not None:
+            blocked = _ruled(situation, rules, attempt, cache)
+    possible = True if LEGAL in options.verdicts else (None if options else False)
+    return OptionGroup(kind, phase, situation.drew, assumed, possible, options, blocked,
+                       msg(f"options.group.{kind}"), complete=whole)
+
+
+def _decide(situation: Situation, rules: Variant, slot: Slot, cache: dict) -> Option | None:
+    """The slot's first candidate the engine finds legal, else its first undetermined one. Candidates whose
+    cards the text leaves open (twos, where it does not say whether they are wild) are tried last."""
+    fallback = None
+    for candidate in sorted(slot.candidates, key=lambda c: _hangs_open(c.action, rules)):
+        ruling = _ruled(situation, rules, candidate.action, cache)
+        if ruling.verdict == LEGAL or (ruling.verdict == UNDETERMINED and fallback is None):
+            option = Option(slot.key, slot.kind, candidate.way, candidate.message, candidate.action, ruling,
+                            slot.rank, _cards(candidate.action), candidate.points, _concealed(ruling))
+            if ruling.verdict == LEGAL:
+                return option
+            fallback = option
+    return fallback
+
+
+def _cards(action: Action) -> tuple[str, ...]:
+    """The player's cards an action shows, lays or discards."""
+    return (*action.with_cards, *action.laid_cards(), *((action.discard,) if action.discard else ()))
+
+
+def _hangs_open(action: Action, rules: Variant) -> bool:
+    """Whether the action uses a card whose wildness the text leaves open."""
+    return any(name is not None and not rules.params[name].settled
+               for name in map(wild_param, _cards(action)))
+
+
+def _ruled(situation: Situation, rules: Variant, action: Action, cache: dict) -> Ruling:
+    ruling = cache.get(action)
+    if ruling is None:
+        ruling = cache[action] = rule_checked(situation, action, rules)
+    return ruling
+
+
+def _points(ruling: Ruling) -> int | None:
+    """What an opening counts, as its ruling worked it out."""
+    for finding in ruling.findings:
+        if finding.rule == "opening.minimum" and finding.message is not None:
+            points = finding.message.args.get("points")
+            return points if isinstance(points, int) else None
+    return None
+
+
+def _concealed(ruling: Ruling) -> bool | None:
+    keys = {c.key for c in ruling.consequences}
+    if "consequence.concealed" in keys:
+        return True
+    if ruling.action == "go_out" and not keys & {"consequence.concealed_depends", "consequence.concealed_disputed"}:
+        return False
+    return None
+
+
+def search_rules(situation: Situation, rules: Variant, after_draw: bool) -> list[Variant]:
+    """``rules`` under each reading of the open points the search's choices depend on here (at most
+    :data:`~adjudicator.rules.readings.MAX_POINTS` of them); just ``rules`` when none is open."""
+    points = [p for p in SEARCH_POINTS if _matters(p, situation, after_draw) and readings_for(rules, p)]
+    points = points[:MAX_POINTS]
+    if not points:
+        return [rules]
+    return [variant for _, variant in each_reading(rules, points)]
+
+
+def _matters(name: str, situation: Situation, after_draw: bool) -> bool:
+    opened = bool(situation.team.melds)
+    if name == "wild.twos":
+        cards = list(situation.hand or ()) + list(situation.pile or ()) + \
+            [c for m in situation.team.melds or () for c in m]
+        return any(c[:-1] == "2" for c in cards)
+    if name == "meld.one_per_rank":  # a rank the hand holds and the team has melded
+        held = {c[:-1] for c in situation.hand or () if c != "JK"}
+        return opened and any(sure_rank(m) in held for m in situation.team.melds)
+    if name == "opening.negative":
+        return not opened and (situation.team.score or 0) < 0
+    if name == "pile.cards_usable_same_turn":
+        return after_draw and situation.drew == "pile" and bool(situation.cards_from_pile)
+    if name in ("opening.melds_together", "opening.bonuses_count"):
+        return not opened
+    if name == "opening.red_threes_count":
+        return not opened and bool(situation.team.red_threes)
+    return False

@@ -1,0 +1,232 @@
+"""The discard pile: when it is frozen, whether its top card can be used, and how it may be taken."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple
+
+from ..model.cards import JOKER, is_black_three, is_red_three, rank
+from .judge import Judge, NotStated
+from .melds import natural_rank
+from ..model.messages import Card, Cards, Items, Message, Rank, msg
+from ..model.situation import Situation
+from .table import Table
+
+
+class Freeze(NamedTuple):
+    """One reason the pile is frozen: what to say, and the parameter (and case) whose words say so."""
+
+    message: Message
+    parameter: str
+    tag: str
+
+
+def frozen_reasons(judge: Judge, pile, team_melds) -> list[Freeze]:
+    """Why the pile is frozen for this team (empty: it is not), by ``pile.frozen_by`` and ``pile.before_opening``."""
+    freezers = judge.param("pile.frozen_by")
+    reasons = []
+    if "joker" in freezers and JOKER in pile:
+        reasons.append(Freeze(msg("frozen.joker"), "pile.frozen_by", "freezer:joker"))
+    if "two" in freezers and any(c != JOKER and c[:-1] == "2" for c in pile):
+        if judge.wild("2S"):
+            reasons.append(Freeze(msg("frozen.wild_two"), "pile.frozen_by", "freezer:two"))
+    if "red_three_upcard" in freezers and pile and is_red_three(pile[0]):
+        reasons.append(Freeze(msg("frozen.red_three_upcard"), "pile.frozen_by", "freezer:red_three_upcard"))
+    if "black_three" in freezers and any(is_black_three(c) for c in pile):
+        reasons.append(Freeze(msg("frozen.black_three"), "pile.frozen_by", "freezer:black_three"))
+    if not team_melds and judge.param("pile.before_opening") == "frozen":
+        reasons.append(Freeze(msg("frozen.not_opened"), "pile.before_opening", "freezer:not_opened"))
+    return reasons
+
+
+def _cite_freezes(judge: Judge, frozen: list[Freeze]) -> Items:
+    """Quote what froze the pile in the running check; the reasons as one phrase."""
+    for freeze in frozen:
+        judge.rests_on(freeze.parameter, freeze.tag)
+    return Items(tuple(f.message for f in frozen))
+
+
+def check_pile_not_empty(judge: Judge, situation: Situation):
+    """The pile, when it has a top card to take (None otherwise, with the finding recorded)."""
+    pile = None
+    with judge.rule("pile.empty") as check:
+        pile = situation.need_pile()
+        judge.param("turn.draw_first")
+        if not pile:
+            check.result(False, "pile.empty")
+    return pile or None
+
+
+def top_usable(judge: Judge, top: str) -> bool:
+    """Whether the top card can be taken at all: not a red three, a black three, or (often) a wild card."""
+    if is_red_three(top):
+        with judge.rule("pile.top.red_three") as check:
+            judge.param("red_three.laid_out")
+            check.result(False, "pile.top_red_three", top=Card(top))
+        return False
+    if is_black_three(top):
+        with judge.rule("pile.top.black_three") as check:
+            blocks = judge.param("black_three.blocks_next_player")
+            freezes = judge.param("black_three.freezes_pile")
+            if blocks:
+                check.result(False, "pile.top_black_three_blocks", top=Card(top))
+            elif freezes:
+                check.result(False, "pile.top_black_three_freezes", top=Card(top))
+            else:
+                check.result(False, "pile.top_black_three_unmeldable", top=Card(top))
+        return False
+    with judge.rule("pile.top.wild") as check:
+        if judge.wild(top):
+            allowed = judge.param("pile.take_wild_top")
+            check.result(bool(allowed), "pile.top_wild_allowed" if allowed else "pile.top_wild_refused",
+                         top=Card(top))
+    return not check.decided or check.passed is True
+
+
+def check_one_card_rule(judge: Judge, situation: Situation) -> None:
+    with judge.rule("pile.one_card_rule") as check:
+        if judge.param("pile.one_card_rule"):
+            size = situation.need_hand_size()
+            check.result(size != 1, "pile.one_card_blocked" if size == 1 else "pile.one_card_free")
+
+
+def check_before_opening(judge: Judge) -> None:
+    with judge.rule("pile.before_opening") as check:
+        before = judge.param("pile.before_opening")
+        if before == "forbidden":
+            check.result(False, "pile.before_opening_forbidden")
+        elif before == "allowed":
+            check.result(True, "pile.before_opening_allowed")
+
+
+def take_onto_meld(judge: Judge, table: Table, top: str, frozen: list[Freeze]) -> None:
+    """Taking the pile to put its top card onto the team's meld of that rank."""
+    if frozen:
+        ok = None
+        with judge.rule("pile.frozen.add_to_meld") as check:
+            ok = judge.param("pile.frozen_add_to_meld_only")
+            judge.decide("pile.frozen_add_to_meld_only")
+            why = _cite_freezes(judge, frozen)
+            check.result(bool(ok), "pile.frozen_add_allowed" if ok else "pile.frozen_add_not_enough",
+                         why=why, top=Card(top), rank=Rank(rank(top)))
+        if not ok:
+            with judge.rule("pile.frozen.natural_pair") as check:
+                judge.param("pile.frozen_natural_pair")
+                judge.decide("pile.frozen_natural_pair")
+                why = _cite_freezes(judge, frozen)
+                check.result(False, "pile.frozen_needs_pair", why=why, rank=Rank(rank(top)))
+            return
+    else:
+        target = None
+        with judge.rule("pile.unfrozen.add_to_meld") as check:
+            ok = judge.param("pile.unfrozen_add_to_meld")
+            target = table.find(rank(top))
+            if ok and table.refuse_theirs(check, rank(top), "pile.top_onto_opponents", top=Card(top)):
+                pass
+            elif target is not None and ok:
+                check.result(True, "pile.top_onto_meld", top=Card(top), rank=Rank(rank(top)))
+            elif ok:
+                check.result(False, "pile.no_meld_for_top", top=Card(top), rank=Rank(rank(top)))
+            else:
+                check.result(False, "pile.top_needs_hand_cards", top=Card(top))
+        if target is None:
+            return
+    table.add([top], rank(top), msg("subject.top", top=Card(top)))
+
+
+def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: list[Freeze]) -> None:
+    """Taking the pile with cards from the hand that meld with its top card."""
+    top_rank = rank(top)
+    matching = [c for c in with_cards if c != JOKER and rank(c) == top_rank]
+    if frozen:
+        with judge.rule("pile.frozen.natural_pair") as check:
+            judge.param("pile.frozen_natural_pair")
+            judge.decide("pile.frozen_natural_pair")
+            wild_shown = []
+            try:
+                wild_shown = [c for c in with_cards if judge.wild(c)]
+            except NotStated:
+                pass
+            if wild_shown and len(matching) < 2:
+                judge.case("wild_in_pair")  # the sentence saying a wild card does not count comes first
+            why = _cite_freezes(judge, frozen)
+            if len(matching) >= 2:
+                check.result(True, "pile.frozen_pair_shown", why=why, rank=Rank(top_rank), shown=len(matching))
+            elif wild_shown:
+                check.result(False, "pile.frozen_pair_short_wild", why=why, rank=Rank(top_rank),
+                             shown=len(matching), count=len(matching), wilds=Cards(tuple(wild_shown)))
+            else:
+                check.result(False, "pile.frozen_pair_short", why=why, rank=Rank(top_rank), shown=len(matching),
+                             count=len(matching))
+    else:
+        with judge.rule("pile.unfrozen.natural_and_wild") as check:
+            if len(matching) >= 2:
+                check.result(True, "pile.natural_pair", rank=Rank(top_rank))
+            elif len(matching) == 1:
+                others = [c for c in with_cards if c not in matching]
+                wild = [c for c in others if judge.wild(c)]
+                if not wild:
+                    check.result(False, "pile.one_natural_not_wild" if others else "pile.one_natural_alone",
+                                 rank=Rank(top_rank), others=Cards(tuple(others)))
+                else:
+                    ok = judge.param("pile.unfrozen_natural_and_wild")
+                    check.result(bool(ok), "pile.natural_and_wild" if ok else "pile.natural_and_wild_refused",
+                                 rank=Rank(top_rank), wild=Card(wild[0]))
+            else:
+                check.result(False, "pile.no_natural", rank=Rank(top_rank), top=Card(top))
+    target = table.find(top_rank)
+    group = [top] + list(with_cards)
+    subject = msg("subject.top_with", top=Card(top), cards=Cards(tuple(with_cards)))
+    if target is not None:
+        one = None
+        with judge.rule("meld.one_per_rank") as check:
+            one = judge.param("meld.one_per_rank")
+            check.result(True, "meld.pile_onto_meld" if one else "meld.pile_second_meld", rank=Rank(top_rank))
+        if one:
+            table.add(group, top_rank, subject)
+            return
+    table.lay(group, subject, going_out=False)
+
+
+def pile_cards_used(situation: Situation, action) -> list[str]:
+    """Cards the action melds that can only have come from the pile this turn."""
+    laid = Counter(action.laid_cards())
+    if action.type == "take_pile":
+        hand_left = Counter(situation.need_hand()) - Counter(action.with_cards)
+        return sorted((laid - hand_left).elements())
+    if situation.drew != "pile" or not situation.cards_from_pile:
+        return []
+    own = Counter(situation.need_hand()) - Counter(situation.cards_from_pile)
+    return sorted((laid - own).elements())
+
+
+def check_pile_cards(judge: Judge, situation: Situation, action) -> list[str]:
+    """Whether cards taken with the pile (beyond its top card) may be melded in the same turn."""
+    if action.type != "take_pile" and (situation.drew != "pile" or not situation.cards_from_pile):
+        return []
+    if not action.laid_cards():
+        return []
+    used: list[str] = []
+    with judge.rule("pile.cards_same_turn") as check:
+        used = pile_cards_used(situation, action)
+        if used:
+            ok = judge.param("pile.cards_usable_same_turn")
+            check.result(bool(ok), "pile.cards_same_turn" if ok else "pile.cards_next_turn", cards=Cards(tuple(used)))
+    return used
+
+
+def forced_take(judge: Judge, situation: Situation) -> None:
+    """With the stock empty, whether the player must take the pile instead of drawing."""
+    with judge.rule("stock.empty.forced_take") as check:
+        if not judge.param("stock.empty_forced_take"):
+            return
+        pile = situation.need_pile()
+        melds = situation.need_team_melds()
+        if not pile:
+            check.result(True, "stock.forced_take_pile_empty")
+            return
+        top = pile[-1]
+        frozen = frozen_reasons(judge, pile, melds)
+        fits = any(natural_rank(judge, m) == rank(top) for m in melds) and not judge.wild(top)
+        must = fits and not frozen
+        check.result(not must, "stock.forced_take_must" if must else "stock.forced_take_free", top=Card(top))

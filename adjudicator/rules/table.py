@@ -1,0 +1,109 @@
+"""The team's melds as they will lie after an action, and the checks that laying or adding runs."""
+
+from __future__ import annotations
+
+from ..model.cards import JOKER, is_black_three
+from .judge import Judge, NotStated
+from .melds import canastas, check_meld, is_canasta, meld_rank_or_open, natural_rank, split, sure_rank
+from ..model.messages import Cards, Message, Rank, msg
+
+
+class Table:
+    """The team's melds, meld by meld, as an action lays and grows them."""
+
+    def __init__(self, judge: Judge, existing, opponents=()):
+        self.judge = judge
+        self.opponents = opponents  # the opponents' melds: never added to, where the text says so
+        self.before = [list(m) for m in existing]
+        self.melds = [list(m) for m in existing]
+        self.grown: set[int] = set()
+        self.new: set[int] = set()
+
+    def find(self, meld_rank: str) -> int | None:
+        """The index of the team's meld of ``meld_rank`` (read from its sure cards where twos are open)."""
+        for i, m in enumerate(self.melds):
+            try:
+                found = natural_rank(self.judge, m)
+            except NotStated:
+                found = sure_rank(m)
+            if found == meld_rank:
+                return i
+        return None
+
+    def theirs(self, meld_rank: str) -> bool:
+        """Whether the opponents have a meld of ``meld_rank`` (and the team none to add to)."""
+        return any(sure_rank(m) == meld_rank for m in self.opponents)
+
+    def refuse_theirs(self, check, meld_rank: str, key: str, **args) -> bool:
+        """With only the opponents holding a meld of this rank, the text's words on adding to the opponents'
+        melds decide: True when they refuse it (the finding recorded)."""
+        if self.find(meld_rank) is not None or not self.theirs(meld_rank):
+            return False
+        if self.judge.param("meld.add_to_opponents"):
+            return False
+        self.judge.decide("meld.add_to_opponents")
+        check.result(False, key, rank=Rank(meld_rank), **args)
+        return True
+
+    def lay(self, cards, subject: Message, going_out: bool) -> None:
+        """A new meld: one meld per rank, then its composition."""
+        judge = self.judge
+        meld_rank = meld_rank_or_open(judge, cards)  # None where twos are open: check_meld says so
+        target = self.find(meld_rank) if meld_rank and not is_black_three(cards[0] if cards else JOKER) else None
+        if target is not None:
+            with judge.rule("meld.one_per_rank") as check:
+                one = judge.param("meld.one_per_rank")
+                check.result(not one, "meld.add_instead" if one else "meld.second_allowed", subject=subject,
+                             rank=Rank(meld_rank))
+        self.melds.append(list(cards))
+        self.new.add(len(self.melds) - 1)
+        check_meld(judge, cards, subject, going_out)
+
+    def add(self, cards, to: str | None, subject: Message) -> None:
+        """Cards onto the team's meld of a rank; the grown meld must still be legal."""
+        judge = self.judge
+        target_rank = target = None
+        with judge.rule("meld.add.target") as check:
+            target_rank = to or natural_rank(judge, cards)
+            if target_rank is None:
+                check.result(False, "meld.add_which", subject=subject)
+                return
+            target = self.find(target_rank)
+            if self.refuse_theirs(check, target_rank, "meld.add_opponents_meld", subject=subject):
+                return
+            check.result(target is not None, "meld.add_target" if target is not None else "meld.add_no_target",
+                         subject=subject, rank=Rank(target_rank))
+        if target_rank is None or target is None:
+            return
+        before = list(self.melds[target])
+        self.melds[target] += cards
+        self.grown.add(target)
+        check_meld(judge, self.melds[target], msg("subject.grown", subject=subject, rank=Rank(target_rank)))
+        self._mixed_consequence(before, self.melds[target], target_rank)
+
+    def _mixed_consequence(self, before, after, meld_rank: str) -> None:
+        judge = self.judge
+        try:
+            if is_canasta(judge, before) and not split(judge, before)[1] and split(judge, after)[1]:
+                if judge.param("canasta.wild_makes_mixed"):
+                    judge.note("consequence.canasta_becomes_mixed", rank=Rank(meld_rank))
+        except NotStated:
+            pass
+
+    def canastas_before(self) -> int:
+        return canastas(self.judge, self.before)
+
+    def canastas_after(self) -> int:
+        return canastas(self.judge, self.melds)
+
+    def laid_canasta(self) -> bool:
+        """Whether a meld laid or grown by this action is a canasta."""
+        return any(is_canasta(self.judge, self.melds[i]) for i in self.new | self.grown)
+
+
+def lay_all(table: Table, melds, adds, going_out: bool) -> None:
+    """An action's new melds, then its additions."""
+    for i, meld in enumerate(melds):
+        table.lay(meld, msg("subject.meld", index=i + 1, cards=Cards(tuple(meld))), going_out)
+    for i, add in enumerate(adds):
+        table.add(list(add.cards), add.to, msg("subject.addition", index=i + 1, cards=Cards(tuple(add.cards))))

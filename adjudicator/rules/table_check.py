@@ -1,0 +1,184 @@
+"""The table check: a situation and an action that cannot happen together under a variant.
+
+More copies of a card than the variant's deck holds, a card the action takes that
+the hand does not hold, melds in a first round that allows none, a red three in a
+meld, more cards than the deck: each is an
+:class:`~adjudicator.model.errors.ImpossibleInput` whose issues point at the cards.
+:func:`adjudicator.rules.engine.rule` applies it to every ruling and
+:func:`adjudicator.options.listing.legal_moves` to every listing, so the library and the
+HTTP service refuse the same tables; :func:`table_problems` asks it without raising.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable, Iterable
+
+from ..model import cards as card_codes
+from ..model.actions import Action
+from ..model.errors import ImpossibleInput, Issue, issue
+from ..model.messages import Card, Word
+from ..model.situation import Situation
+from ..variants import Variant
+from .possible import check_situation
+
+
+def table_problems(situation: Situation, rules: Variant, action: Action | None = None) -> tuple[Issue, ...]:
+    """What makes the table (and ``action``, if given) impossible under ``rules``; empty when nothing does."""
+    try:
+        check_table(rules, situation, action or Action("draw"))  # a draw takes no card: the table's own facts
+    except ImpossibleInput as e:
+        return e.issues
+    return ()
+
+
+def deck_issues(rules: Variant, shown: list[str], locate: Callable[[], Iterable[tuple[str, str]]],
+                red_threes_laid: list[tuple[int, str]]) -> list[Issue]:
+    """An issue at the first card of each kind that the variant's deck cannot hold so many of.
+
+    ``shown`` is every card in play; ``locate()`` gives the same cards with their
+    pointers and is called only when there is a fault to point at. ``red_threes_laid``
+    are the laid-out red threes, each count with its pointer.
+    """
+    decks, jokers = rules.value("deck.decks"), rules.value("deck.jokers")
+    counts = Counter(shown)
+    red_limit = rules.red_threes_in_deck
+    laid = sum(n for n, _ in red_threes_laid)
+    most = max(counts.values(), default=0)
+    fits = most <= decks and counts[card_codes.JOKER] <= jokers or \
+        not [c for c, n in counts.items() if n > (jokers if c == card_codes.JOKER else decks)]
+    if fits and laid + counts["3H"] + counts["3D"] <= red_limit:
+        return []
+    issues, seen = [], Counter()
+    for card, at in locate():
+        seen[card] += 1
+        limit = jokers if card == card_codes.JOKER else decks
+        if seen[card] == limit + 1:
+            issues.append(issue(at, "error.too_many_jokers" if card == card_codes.JOKER else "error.too_many_copies",
+                                variant=rules.ref, card=Card(card), limit=limit))
+    reds = counts["3H"] + counts["3D"]
+    if laid + reds > red_limit:  # point at the laid-out count that passes the limit, else the first one
+        running, at = reds, red_threes_laid[0][1] if red_threes_laid else ""
+        for n, where in red_threes_laid:
+            running += n
+            if running > red_limit:
+                at = where
+                break
+        issues.append(issue(at, "error.too_many_red_threes", variant=rules.ref, count=laid + reds, limit=red_limit))
+    return issues
+
+
+def check_table(rules: Variant, sit: Situation, act: Action) -> None:
+    """Refuse a situation and action that cannot happen together under the variant (the one table check:
+    :func:`adjudicator.rules.engine.rule` and :func:`adjudicator.options.legal_moves` apply it, and so every
+    path: the web layer, batches, compare, the library)."""
+    _check_in_hand(act, sit.hand, sit.pile)
+    base = sit.base
+    extra = [(c, "/action") for c in act.hand_cards()] if sit.hand is None else []
+    laid = [(n, f"{base}/{name}/red_threes") for name, n in (("team", sit.team.red_threes),
+                                                             ("opponents", sit.opponents.red_threes))
+            if n is not None]
+    issues = deck_issues(rules, sit.cards_shown() + [c for c, _ in extra],
+                         lambda: _located(sit, extra), laid)
+    if issues:
+        raise ImpossibleInput(issues)
+    if sit.has_melded is True and sit.team.melds == ():
+        raise ImpossibleInput([issue(f"{base}/player/has_melded", "error.melded_without_melds")])
+    reds = [issue(f"{base}/{name}/melds/{m}/{i}", "error.red_three_in_meld", card=Card(c))
+            for name, side in (("team", sit.team), ("opponents", sit.opponents))
+            for m, meld in enumerate(side.melds or ()) for i, c in enumerate(meld) if c in ("3H", "3D")]
+    if reds:
+        raise ImpossibleInput(reds)
+    if sit.first_round and rules.params["first_round.no_opening"].value is True:
+        opened = [issue(f"{base}/{name}/melds", "error.melds_in_first_round", variant=rules.ref)
+                  for name, side in (("team", sit.team), ("opponents", sit.opponents)) if side.melds]
+        if opened:
+            raise ImpossibleInput(opened)
+    if sit.cards_from_pile and sit.drew in (None, "stock"):
+        raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.pile_cards_without_take")])
+    if sit.hand_count is not None and sit.hand_count > rules.deck_size:
+        raise ImpossibleInput([issue(f"{base}/player/hand_count", "error.more_than_deck", variant=rules.ref,
+                                     limit=rules.deck_size)])
+    if sit.hand is not None and sit.cards_from_pile:
+        missing = Counter(sit.cards_from_pile) - Counter(sit.hand)
+        if missing:
+            raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.not_in_hand",
+                                         card=Card(sorted(missing)[0]), where=Word("hand"))])
+    check_situation(rules, sit)  # what the variant's own rules say can lie on a table
+
+
+def _located(sit: Situation, extra: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Every card of the situation with its pointer (built only to explain a fault)."""
+    base = sit.base
+    out: list[tuple[str, str]] = []
+    if sit.hand is not None:
+        out += [(c, f"{base}/player/hand/{i}") for i, c in enumerate(sit.hand)]
+    if sit.pile is not None:
+        out += [(c, f"{base}/discard_pile/{i}") for i, c in enumerate(sit.pile)]
+    for name, side in (("team", sit.team), ("opponents", sit.opponents)):
+        for m, meld in enumerate(side.melds or ()):
+            out += [(c, f"{base}/{name}/melds/{m}/{i}") for i, c in enumerate(meld)]
+    return out + extra
+
+
+def _check_in_hand(act: Action, hand: tuple | None, pile: tuple | None, base: str = "/action") -> None:
+    """Refuse an action that names cards the player cannot hold.
+
+    ``with`` and the cards of melds, additions and discards come from the hand;
+    in a take of the pile, melds and additions may also use the pile's cards.
+    """
+    if hand is None:
+        return
+    if act.type != "take_pile" and _holds(hand, act.hand_cards()):
+        return  # the usual case; the walk below only names the offending cards
+    if act.type == "take_pile" and _holds(hand, act.with_cards) and \
+            _holds(_minus(hand, act.with_cards) + list(pile[:-1] if pile else ()), act.laid_cards()):
+        return
+    available = Counter(hand)
+    pile_rest = Counter(pile[:-1]) if (act.type == "take_pile" and pile) else None
+    issues: list[Issue] = []
+
+    def take(card: str, at: str, extra: Counter | None = None) -> None:
+        if available[card] > 0:
+            available[card] -= 1
+        elif extra is not None and extra[card] > 0:
+            extra[card] -= 1
+        else:
+            issues.append(issue(at, "error.not_in_hand", card=Card(card),
+                                where=Word("hand" if extra is None else "hand_or_pile")))
+
+    if act.type == "take_pile":
+        for i, c in enumerate(act.with_cards):
+            take(c, f"{base}/with/{i}")
+    for m, meld in enumerate(act.melds):
+        for i, c in enumerate(meld):
+            take(c, f"{base}/melds/{m}/{i}", pile_rest)
+    for add in act.adds:
+        for i, c in enumerate(add.cards):
+            take(c, f"{add.pointer}/{i}" if add.to is None else f"{add.pointer}/cards/{i}", pile_rest)
+    if act.discard:
+        take(act.discard, f"{base}/{'card' if act.type == 'discard' else 'discard'}")
+    if issues:
+        raise ImpossibleInput(issues)
+
+
+def _holds(have, need) -> bool:
+    """Whether the multiset ``have`` contains ``need`` (plain dict counting: these lists are short)."""
+    if not need:
+        return True
+    counts: dict[str, int] = {}
+    for card in have:
+        counts[card] = counts.get(card, 0) + 1
+    for card in need:
+        n = counts.get(card, 0)
+        if not n:
+            return False
+        counts[card] = n - 1
+    return True
+
+
+def _minus(have, used) -> list[str]:
+    rest = list(have)
+    for card in used:
+        rest.remove(card)
+    return rest

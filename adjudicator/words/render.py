@@ -1,0 +1,306 @@
+"""Words from messages: the one place where a message key and its arguments become a sentence.
+
+:func:`render` takes a :class:`~adjudicator.model.messages.Message` and a language
+(``en``, ``sv``, ``nb``, ``da``), finds the template for its key -- the English
+text of :mod:`adjudicator.words.catalogue`, translated through the gettext catalogues
+in ``adjudicator/words/locale`` (managed with Babel: ``scripts/translations``) -- and
+fills it with the arguments, each put in words the way people say it: cards
+with their suit symbols, ranks by name, rule parameters as the point they
+settle, missing facts as what they are, numbers in the language's format,
+plurals by count. Codes never reach the words; they stay in the message.
+
+Templates are ``str.format`` text with two additions: ``{x:pl}`` puts a rank
+in the plural, ``{x:cap}`` capitalises and ``{x:word}`` says a small count in
+words, and ``[[ ... ]]`` marks a part left out when an argument inside it is empty.
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+import string
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from babel.numbers import format_decimal
+
+from .catalogue import ENGLISH
+from .catalogue_params import PARAMS
+from ..model.findings import ILLEGAL, LEGAL, Ruling
+from ..model.messages import Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word, msg
+from ..model.requirement import Requirement
+from ..model.parameters import BY_NAME
+from .clauses import reading_message
+
+LANGUAGES = ("en", "sv", "nb", "da")
+DEFAULT_LANGUAGE = "en"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+DOMAIN = "messages"
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+COURT_LETTERS = ("J", "Q")  # court cards whose letter differs by language (the king's K does not)
+_OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.S)
+_NUMBER_WORDS = 13  # 0..12 are said in words where a template asks for {x:word}
+
+
+@lru_cache(maxsize=None)
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalogue of a language (English is the source text itself)."""
+    if lang == DEFAULT_LANGUAGE:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+
+
+@lru_cache(maxsize=16384)
+def text(key: str, lang: str, count: int | None = None) -> str:
+    """The template of ``key`` in ``lang`` (a pair of forms is chosen by ``count``)."""
+    english = ENGLISH[key]
+    tr = translations(lang)
+    if isinstance(english, tuple):
+        return tr.npgettext(key, english[0], english[1], 1 if count is None else count)
+    return tr.pgettext(key, english)
+
+
+def render(message: Message, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The message in words, in ``lang``."""
+    count = message.args.get("count")
+    return _formatter(lang).fill(text(message.key, lang, count if isinstance(count, int) else None), message.args)
+
+
+def words(key: str, lang: str = DEFAULT_LANGUAGE, **args: Any) -> str:
+    """A catalogue text by key, filled: ``words("line.hand", "sv")``."""
+    return render(Message(key, args), lang)
+
+
+@lru_cache(maxsize=4096)
+def number(value: int, lang: str) -> str:
+    """An integer in the language's format (5,000 / 5 000 / 5.000)."""
+    return format_decimal(value, locale=lang)
+
+
+# ----------------------------------------------------------------------------------------------
+# Sentences about a whole ruling
+
+
+def summary(ruling: Ruling, lang: str = DEFAULT_LANGUAGE) -> str:
+    """One sentence for the verdict: what is allowed, what failed, or what is missing to decide.
+
+    A ruling decided across the readings of an open point says so; one the
+    readings leave apart names what each gives.
+    """
+    variant = _variant_ref(ruling)
+    if ruling.readings:
+        points = Items(tuple(Param(p) for p, _ in ruling.readings[0].values), " & ")
+        each = Items(tuple(msg("reading.verdict", reading=reading_message(r.values), verdict=Word(r.verdict))
+                           for r in ruling.readings))
+        if ruling.across:
+            return render(msg("summary.across", summary=_plain(ruling, variant, lang), readings=each), lang)
+        if not ruling.missing:
+            return render(msg("summary.depends", variant=variant, action=msg(f"action.{ruling.action}"),
+                              points=points, readings=each), lang)
+    return _plain(ruling, variant, lang)
+
+
+def _variant_ref(ruling: Ruling) -> Any:
+    return ruling.variant_ref if ruling.variant_ref is not None else ruling.variant
+
+
+def _plain(ruling: Ruling, variant, lang: str) -> str:
+    action = msg(f"action.{ruling.action}")
+    if ruling.verdict == LEGAL:
+        return render(msg("summary.legal", variant=variant, action=action), lang)
+    if ruling.verdict == ILLEGAL:
+        failed = [f.message for f in ruling.findings if f.passed is False]
+        if not failed:  # decided across readings: what fails under each
+            failed = [m for r in ruling.readings for m in r.messages]
+        reasons = " ".join(dict.fromkeys(sentence(render(m, lang)) for m in failed))
+        return render(msg("summary.illegal", variant=variant, reasons=reasons), lang)
+    parts = []
+    if ruling.missing:
+        parts.append(msg("summary.lacks", facts=Items(tuple(Fact(p) for p in ruling.missing), ", ")))
+    if ruling.not_stated:
+        parts.append(msg("summary.not_settled", parameters=Items(tuple(Param(n) for n in ruling.not_stated), ", ")))
+    return render(msg("summary.undetermined", variant=variant, action=action, reasons=Items(tuple(parts))), lang)
+
+
+def sentence(said: str) -> str:
+    """A clause closed as a sentence, so that the next one never runs on from it ("... you show one. This
+    holds either way ..."): a full stop unless it already ends with one (or another closing mark)."""
+    end = said.rstrip()
+    if not end or end[-1] in ".!?:…" or end.endswith((".”", ".»", ".\"", ".)")):
+        return end
+    return end + "."
+
+
+def requirement_message(need: Requirement) -> Message:
+    """An opening requirement as a phrase ("a team on 1,500–2,995 points needs 90")."""
+    if need.negative:
+        return msg("requirement.negative", points=need.points)
+    band = msg("band.range", low=need.band_min, high=need.band_max) if need.band_max is not None else \
+        msg("band.open", low=need.band_min)
+    if need.canasta_required:
+        return msg("requirement.band_canasta", band=band)
+    return msg("requirement.band", band=band, points=need.points)
+
+
+# ----------------------------------------------------------------------------------------------
+# Arguments in words
+
+
+@lru_cache(maxsize=None)
+def _compiled(template: str) -> tuple:
+    """A template split once into parts: ``(literal, field, spec)`` and optional groups of them.
+
+    ``{name:spec}`` is a field (``spec`` picks a form: ``pl``, ``cap``, ``clause``); ``[[ ... ]]``
+    is left out when any of its fields says nothing. Every message is rendered through this,
+    thousands of times a second, so the parsing is done once per template.
+    """
+    parts: list = []
+    cursor = 0
+    for match in _OPTIONAL.finditer(template):
+        parts += _fields(template[cursor:match.start()])
+        group = tuple(_fields(match.group(1)))
+        parts.append((group, tuple(name for _, name, _ in group if name)))
+        cursor = match.end()
+    parts += _fields(template[cursor:])
+    return tuple(parts)
+
+
+def _fields(template: str) -> list[tuple[str, str | None, str]]:
+    return [(literal, name or None, spec or "") for literal, name, spec, _ in _PARSER.parse(template)]
+
+
+_PARSER = string.Formatter()
+
+
+@lru_cache(maxsize=None)
+def _formatter(lang: str) -> "_Formatter":
+    return _Formatter(lang)
+
+
+class _Formatter:
+    """Fills templates with message arguments in words: each argument's type says how it is said."""
+
+    __slots__ = ("lang",)
+
+    def __init__(self, lang: str):
+        self.lang = lang
+
+    def fill(self, template: str, args: dict) -> str:
+        out: list[str] = []
+        for part in _compiled(template):
+            if len(part) == 2:  # an optional group: only when every field in it says something
+                group, names = part
+                said = {name: self.words(args.get(name), "") for name in names}
+                if not all(said.values()):
+                    continue
+                for literal, name, spec in group:
+                    out.append(literal)
+                    if name is not None:
+                        out.append(said[name] if not spec else self.words(args[name], spec))
+                continue
+            literal, name, spec = part
+            out.append(literal)
+            if name is not None:
+                out.append(self.words(args[name], spec))
+        return "".join(out)
+
+    def words(self, value: Any, spec: str) -> str:
+        said = self._words(value, spec)
+        if spec == "cap" and said:
+            return said[0].upper() + said[1:]
+        if spec == "clause":  # a sentence used inside another: no full stop of its own
+            return said[:-1] if said.endswith(".") else said
+        if spec == "word" and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < _NUMBER_WORDS:
+            return text(f"number.{value}", self.lang)  # a small count in running text: "two", not "2"
+        return said
+
+    def _words(self, value: Any, spec: str) -> str:
+        say = _SAY.get(type(value))
+        if say is not None:  # the exact type, looked up once: the common case
+            return say(self, value, spec)
+        for kind, say in _SAY.items():  # a subclass of a known type
+            if isinstance(value, kind):
+                return say(self, value, spec)
+        return str(value)
+
+    def _items(self, value: Items, spec: str) -> str:
+        said = [t for t in (self.words(i, spec) for i in value.items) if t]
+        if value.joiner in (" & ", " | ") and len(said) > 1:  # as people say it: "twos and queens", "3 or 4"
+            word = text("word.and" if value.joiner == " & " else "word.or", self.lang)
+            return ", ".join(said[:-1]) + " " + word + " " + said[-1]
+        return value.joiner.join(said)
+
+    def _tuple(self, value: tuple, spec: str) -> str:
+        lang = self.lang
+        items = tuple(number(v, lang) if isinstance(v, int) else v for v in value)
+        return self.words(Items(items, " | " if all(isinstance(v, int) for v in value) else " & "), spec)
+
+
+def _word(value: Word, lang: str) -> str:
+    key = f"word.{value.value}"
+    return text(key, lang) if key in ENGLISH else value.value
+
+
+# How each type of argument is said (exact types first; bool before int, as a bool is an int)
+_SAY: dict[type, Any] = {
+    type(None): lambda f, v, spec: "",
+    Message: lambda f, v, spec: render(v, f.lang),
+    Requirement: lambda f, v, spec: render(requirement_message(v), f.lang),
+    Items: _Formatter._items,
+    Cards: lambda f, v, spec: " ".join(card(c, f.lang) for c in v.codes),
+    Card: lambda f, v, spec: card(v.value, f.lang),
+    Rank: lambda f, v, spec: text(f"rank.{v.value}.pl" if spec == "pl" else f"rank.{v.value}", f.lang),
+    Param: lambda f, v, spec: text(f"param.{v.name}", f.lang),
+    ParamValue: lambda f, v, spec: value_words(v.name, v.value, f.lang),
+    Fact: lambda f, v, spec: fact(v.pointer, f.lang),
+    Word: lambda f, v, spec: _word(v, f.lang),
+    VariantRef: lambda f, v, spec: v.name(f.lang),
+    bool: lambda f, v, spec: text("value.yes" if v else "value.no", f.lang),
+    int: lambda f, v, spec: number(v, f.lang),
+    tuple: _Formatter._tuple,
+}
+
+
+def card(code: str, lang: str) -> str:
+    """A card for people: 9♥, 10♠, Joker."""
+    if code == "JK":
+        return text("card.joker", lang)
+    rank = code[:-1]
+    if rank in COURT_LETTERS:  # the letter a player of this language reads on the card: Kn, D, B
+        rank = text(f"card.rank.{rank}", lang)
+    return rank + SUITS.get(code[-1], code[-1])
+
+
+def fact(pointer: str, lang: str) -> str:
+    """A fact of the situation by what it is ("your team's score before this round")."""
+    path = pointer[pointer.find("/", 1):] if pointer.startswith("/situation") else pointer
+    key = f"fact{path}"
+    return text(key, lang) if key in ENGLISH else path.strip("/").replace("/", " ")
+
+
+def value_words(name: str, value: Any, lang: str) -> str:
+    """A parameter's value in words: yes/no, a number, a number per player count, the opening bands."""
+    if value is None:  # a limit that is not there, or a figure the text does not give
+        param = BY_NAME.get(name)
+        return text("value.no_limit" if param is not None and param.type == "int_or_null" else "value.not_given", lang)
+    if isinstance(value, bool):
+        return text("value.yes" if value else "value.no", lang)
+    if isinstance(value, int):
+        return number(value, lang)
+    if isinstance(value, str):
+        choices = PARAMS.get(name, {}).get("choices", {})
+        return text(f"param.{name}.{value}", lang) if value in choices else \
+            (text(f"choice.{value}", lang) if f"choice.{value}" in ENGLISH else value)
+    if isinstance(value, dict):
+        return ", ".join(render(msg("value.for_players", value=v, players=int(k)), lang)
+                         for k, v in sorted(value.items(), key=lambda kv: int(kv[0])))
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return text("value.none", lang)
+        if all(isinstance(v, dict) for v in value):  # opening bands
+            return "; ".join(render(msg("value.band_canasta", low=b["min"]) if b.get("canasta_required") and
+                                    b.get("points") is None else
+                                    msg("value.band_points", low=b["min"], points=b["points"]), lang) for b in value)
+        return ", ".join(value_words(name, v, lang) for v in value)
+    return str(value)

@@ -1,0 +1,73 @@
+"""``POST /v1/replay`` over HTTP: the answer's shape, the score as ``/v1/score`` gives it, the first illegal
+move with its ruling or reason, and a malformed log as a 422 with pointers."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from problems import assert_problem, pointers
+from selfplay import play
+from test_http_options import conforms
+from adjudicator.variants import load_all
+
+VARIANTS = load_all()
+LOG = play(VARIANTS, "sv-classic", 7)
+
+
+def post(client, body, **query):
+    return client.post("/v1/replay", json=body, query_string=query)
+
+
+def test_a_whole_round_replays_and_scores_as_score_does(client):
+    response = post(client, LOG)
+    assert response.status_code == 200
+    body = response.get_json()
+    conforms(body, "Replay")
+    assert body["first_illegal"] is None and body["ended"]
+    assert body["moves_ruled"] == len(LOG["moves"]) == len(body["entries"])
+    assert all(e["verdict"] == "legal" and e["rules"] and e["summary"] for e in body["entries"])
+    scored = client.post("/v1/score", json=body["score_request"]).get_json()
+    assert body["score"] == scored
+
+
+def test_the_first_illegal_move_carries_its_full_ruling(client):
+    broken = copy.deepcopy(LOG)
+    index = next(i for i, m in enumerate(broken["moves"]) if m["action"]["type"] == "draw" and i > 4)
+    seat = broken["moves"][index]["player"]
+    broken["moves"][index] = {"player": seat, "action": {"type": "discard", "card": "4C"}}
+    partial = post(client, {**broken, "moves": broken["moves"][:index]}).get_json()
+    hand = partial["table"]["hands"][seat]
+    broken["moves"][index]["action"]["card"] = hand[0]
+    body = post(client, broken, lang="sv").get_json()
+    conforms(body, "Replay")
+    first = body["first_illegal"]
+    assert first["index"] == index and first["reason"] is None
+    assert first["ruling"]["verdict"] == "illegal"
+    assert "turn.draw_first" in {r["rule"] for r in first["ruling"]["reasons"] if r["passed"] is False}
+    assert first["ruling"]["deciding"]  # cited
+    assert len(body["entries"]) == index + 1 and body["score"] is None
+    assert body["table"] == partial["table"]  # the table after the last legal move
+
+
+def test_a_move_out_of_turn_is_illegal_with_a_reason_in_words(client):
+    body = post(client, {**LOG, "moves": [{**LOG["moves"][0], "player": 1}]}, lang="nb").get_json()
+    first = body["first_illegal"]
+    assert first["index"] == 0 and first["ruling"] is None
+    assert first["reason"]["key"] == "replay.out_of_turn" and "spiller" in first["reason"]["text"]
+
+
+@pytest.mark.parametrize("mutate, pointer", [
+    (lambda b: b["deal"].update(hands=b["deal"]["hands"][:3]), "/deal/hands"),
+    (lambda b: b["moves"][0].update(player=9), "/moves/0/player"),
+    (lambda b: b["moves"][1]["action"].update(type="fly"), "/moves/1/action/type"),
+    (lambda b: b["moves"][0].update(cards=["ZZ"]), "/moves/0/cards/0"),
+    (lambda b: b["deal"].pop("stock_count"), "/deal/stock_count"),
+    (lambda b: b.update(scores=[1, 2, 3]), "/scores"),
+])
+def test_a_malformed_log_is_a_422_with_pointers(client, mutate, pointer):
+    body = copy.deepcopy(LOG)
+    mutate(body)
+    problem = assert_problem(post(client, body), 422)
+    assert pointer in pointers(problem)
