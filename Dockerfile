@@ -1,6 +1,13 @@
 # Canasta Referee: the HTTP service under gunicorn.
 #   docker build -t canasta-referee .
 #   docker run --rm -p 8000:8000 canasta-referee
+# The offline engine's runtime: Pyodide's core from the npm registry, exactly as phone_engine/package-lock.json
+# pins it (npm ci checks the hashes). Only its files go on; Node stays in this stage.
+FROM node:20.20.2-bookworm-slim AS engine-runtime
+WORKDIR /engine
+COPY phone_engine/package.json phone_engine/package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
+
 # Python 3.11.17 (the newest 3.11 patch found), Debian 12, pinned to the multi-platform index digest so
 # every build gets the same base. Bump the tag and the digest together:
 #   docker buildx imagetools inspect python:3.11-slim-bookworm
@@ -22,6 +29,11 @@ RUN pip install --no-cache-dir -r requirements.txt
 
 # The code stays owned by root: the service user can read it but not change it.
 COPY . .
+
+# The engine the page keeps for play without signal (scripts/install-engine-runtime does the same outside
+# Docker): Pyodide's core, and the project's archive built from the packages installed above.
+COPY --from=engine-runtime /engine/node_modules/pyodide /tmp/pyodide
+RUN python scripts/build-engine-archive phone_engine/build --runtime /tmp/pyodide && rm -rf /tmp/pyodide
 
 USER referee
 

@@ -6,108 +6,160 @@
  * variant, in one answer, fetched after the first screen is up): the page does not need every
  * variant's full detail to start.
  */
-(function () {
-  'use strict';
+import { ApiError } from './api-error.js';
+import { engine } from './engine.js';
+import { i18n, t } from './i18n.js';
+import { emit, net } from './store.js';
 
-  const A = window.CanastaReferee;
+const TIMEOUT_MS = 20000; // a request with no answer by then counts as no connection
 
-  class ApiError extends Error {
-    constructor(problem, offline) {
-      super(problem.detail || problem.title || 'request failed');
-      this.problem = problem;
-      this.offline = Boolean(offline);
+const PROBE_TIMEOUT_MS = 8000;
+
+/** Offline: the phone says so, or the service did not answer the last time (navigator.onLine stays
+ * true on a captive portal, a dead mobile connection or behind a cut-off access point). */
+function isOffline() { return !navigator.onLine || !net.reachable; }
+
+/** What a request found out: `true` the service answered, `false` nothing answered. */
+function reached(ok) {
+  if (net.reachable === Boolean(ok)) return;
+  net.reachable = Boolean(ok);
+  emit('reach', net.reachable);
+}
+
+/**
+ * Ask the service itself (not the worker's cache, which answers the page's own files and rule
+ * data without a connection) whether it is there. Cheap: /healthz is a few bytes.
+ */
+async function probe() {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), PROBE_TIMEOUT_MS);
+  try {
+    const response = await fetch('/healthz', { cache: 'no-store', signal: stop.signal });
+    await response.arrayBuffer(); // read to the end: the connection is free again
+    reached(response.ok || response.status < 500);
+  } catch (e) {
+    reached(false);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function withLang(path) {
+  return `${path}${path.includes('?') ? '&' : '?'}lang=${i18n.lang}`;
+}
+
+/**
+ * The service's answer to `method path` (with `body`), in the reader's language. With no signal,
+ * rulings, options, scores and comparisons come from the engine kept on the phone (web/engine.js),
+ * the same answer marked `onPhone`; other requests, or no engine, fail with an offline ApiError.
+ */
+async function api(method, path, body) {
+  const init = { method, headers: { Accept: 'application/json, application/problem+json', 'Accept-Language': i18n.lang } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  // Known to be without signal, and the engine is on the phone: ask it at once (no 20 s wait on a dead
+  // link), and look again for the service in the background.
+  if (engine.serves(method, path) && isOffline()) {
+    probe();
+    return engine.answer(path, body);
+  }
+  let response;
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), TIMEOUT_MS);
+  init.signal = stop.signal;
+  try {
+    response = await fetch(withLang(path), init);
+  } catch (e) {
+    // No answer at all (no network, a dead connection, a captive portal, or too slow): the page is offline.
+    reached(false);
+    if (engine.serves(method, path)) return engine.answer(path, body);
+    throw new ApiError({ title: t('problem.offline.title'), detail: t('problem.offline.detail') }, true);
+  } finally {
+    clearTimeout(timer);
+  }
+  // Rule data may come from the service worker's cache; only an answer the service gave counts as online.
+  if (method !== 'GET') reached(true);
+  const type = response.headers.get('Content-Type') || '';
+  if (!response.ok) {
+    let problem = { title: t('problem.status', { status: response.status }), status: response.status };
+    if (type.includes('json')) {
+      try { problem = await response.json(); } catch (e) { /* keep the plain one */ }
     }
+    throw new ApiError(problem, false);
   }
+  return type.includes('json') ? response.json() : response.text();
+}
 
-  function withLang(path) {
-    return `${path}${path.includes('?') ? '&' : '?'}lang=${A.i18n.lang}`;
+// ---- rule data --------------------------------------------------------------------------
+
+const cache = { variants: [], byId: {}, matrix: null, matrixLang: null, sources: {} };
+let matrixPromise = null;
+
+async function loadVariants() {
+  const list = await api('GET', '/v1/variants');
+  cache.variants = list.variants;
+  cache.byId = {};
+  list.variants.forEach((v) => { cache.byId[v.id] = v; });
+  return list.variants;
+}
+
+/** Every parameter of every variant (GET /v1/matrix), once per language. */
+function matrix() {
+  if (cache.matrix && cache.matrixLang === i18n.lang) return Promise.resolve(cache.matrix);
+  if (!matrixPromise) {
+    const lang = i18n.lang;
+    matrixPromise = api('GET', '/v1/matrix').then((m) => {
+      cache.matrix = m;
+      document.documentElement.dataset.matrix = lang; // for tests and styles: the rule data is in
+      cache.matrixLang = lang;
+      cache.rowOf = Object.fromEntries(m.rows.map((r) => [r.parameter, r]));
+      return m;
+    }).finally(() => { matrixPromise = null; });
   }
+  return matrixPromise;
+}
 
-  async function api(method, path, body) {
-    const init = { method, headers: { Accept: 'application/json, application/problem+json', 'Accept-Language': A.i18n.lang } };
-    if (body !== undefined) {
-      init.headers['Content-Type'] = 'application/json';
-      init.body = JSON.stringify(body);
-    }
-    let response;
-    try {
-      response = await fetch(withLang(path), init);
-    } catch (e) {
-      throw new ApiError({ title: A.t('problem.offline.title'), detail: A.t('problem.offline.detail') }, true);
-    }
-    const type = response.headers.get('Content-Type') || '';
-    if (!response.ok) {
-      let problem = { title: A.t('problem.status', { status: response.status }), status: response.status };
-      if (type.includes('json')) {
-        try { problem = await response.json(); } catch (e) { /* keep the plain one */ }
-      }
-      throw new ApiError(problem, false);
-    }
-    return type.includes('json') ? response.json() : response.text();
+function sourceText(id) {
+  if (!cache.sources[id]) {
+    cache.sources[id] = api('GET', `/v1/variants/${encodeURIComponent(id)}/source`)
+      .catch((e) => { delete cache.sources[id]; throw e; });
   }
+  return cache.sources[id];
+}
 
-  // ---- rule data --------------------------------------------------------------------------
+/** One variant's value of a parameter (from the matrix), or `fallback` before the matrix is in. */
+function value(variantId, name, fallback) {
+  const row = cache.rowOf && cache.rowOf[name];
+  const cell = row && row.values[variantId];
+  return cell && cell.value !== null && cell.value !== undefined ? cell.value : fallback;
+}
 
-  const cache = { variants: [], byId: {}, matrix: null, matrixLang: null, sources: {} };
-  let matrixPromise = null;
+/** What the page knows of a parameter: its type, what it accepts, its description. */
+function paramInfo(name) { return (cache.rowOf && cache.rowOf[name]) || null; }
 
-  async function loadVariants() {
-    const list = await api('GET', '/v1/variants');
-    cache.variants = list.variants;
-    cache.byId = {};
-    list.variants.forEach((v) => { cache.byId[v.id] = v; });
-    return list.variants;
-  }
+/** Copies of one card and jokers in a variant's deck; for 'all' (or not yet known) the largest. */
+function limitsFor(id) {
+  const ids = cache.byId[id] ? [id] : cache.variants.map((v) => v.id);
+  let decks = 0;
+  let jokers = 0;
+  ids.forEach((v) => {
+    decks = Math.max(decks, value(v, 'deck.decks', 2));
+    jokers = Math.max(jokers, value(v, 'deck.jokers', 6));
+  });
+  return { decks: decks || 2, jokers: jokers || 6 };
+}
 
-  /** Every parameter of every variant (GET /v1/matrix), once per language. */
-  function matrix() {
-    if (cache.matrix && cache.matrixLang === A.i18n.lang) return Promise.resolve(cache.matrix);
-    if (!matrixPromise) {
-      const lang = A.i18n.lang;
-      matrixPromise = api('GET', '/v1/matrix').then((m) => {
-        cache.matrix = m;
-        cache.matrixLang = lang;
-        cache.rowOf = Object.fromEntries(m.rows.map((r) => [r.parameter, r]));
-        return m;
-      }).finally(() => { matrixPromise = null; });
-    }
-    return matrixPromise;
-  }
+/** Name of a variant for people (the service's `name`, in the reader's language once it sends one). */
+function variantName(id) { const v = cache.byId[id]; return v ? v.name : t('variant.unknown'); }
 
-  function sourceText(id) {
-    if (!cache.sources[id]) {
-      cache.sources[id] = api('GET', `/v1/variants/${encodeURIComponent(id)}/source`)
-        .catch((e) => { delete cache.sources[id]; throw e; });
-    }
-    return cache.sources[id];
-  }
+/** The variants in the order a reader looks for them: those written in the reader's language first. */
+function variantsForReader() {
+  const mine = (v) => (v.language === i18n.lang || (v.language === 'no' && i18n.lang === 'nb') ? 0 : 1);
+  return cache.variants.map((v, i) => [mine(v), i, v]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+}
 
-  /** One variant's value of a parameter (from the matrix), or `fallback` before the matrix is in. */
-  function value(variantId, name, fallback) {
-    const row = cache.rowOf && cache.rowOf[name];
-    const cell = row && row.values[variantId];
-    return cell && cell.value !== null && cell.value !== undefined ? cell.value : fallback;
-  }
+function languageName(code) { return t(`langname.${code}`); }
 
-  /** What the page knows of a parameter: its type, what it accepts, its description. */
-  function paramInfo(name) { return (cache.rowOf && cache.rowOf[name]) || null; }
-
-  /** Copies of one card and jokers in a variant's deck; for 'all' (or not yet known) the largest. */
-  function limitsFor(id) {
-    const ids = cache.byId[id] ? [id] : cache.variants.map((v) => v.id);
-    let decks = 0;
-    let jokers = 0;
-    ids.forEach((v) => {
-      decks = Math.max(decks, value(v, 'deck.decks', 2));
-      jokers = Math.max(jokers, value(v, 'deck.jokers', 6));
-    });
-    return { decks: decks || 2, jokers: jokers || 6 };
-  }
-
-  /** Name of a variant for people (the service's `name`, in the reader's language once it sends one). */
-  function variantName(id) { const v = cache.byId[id]; return v ? v.name : A.t('variant.unknown'); }
-
-  function languageName(code) { return A.t(`langname.${code}`); }
-
-  Object.assign(A, { ApiError, api, cache, loadVariants, matrix, sourceText, value, paramInfo, limitsFor, variantName, languageName });
-}());
+export { ApiError, api, cache, loadVariants, matrix, sourceText, value, paramInfo, limitsFor, variantName, variantsForReader, languageName, isOffline, reached, probe };

@@ -1,66 +1,74 @@
 /* Offline first: the service worker keeps the page and the rule data; this module registers it,
  * fills its cache with what reading the rules needs, and says when the connection is gone.
  */
-(function () {
-  'use strict';
+import { cache, isOffline, loadVariants, matrix, probe, sourceText } from './api.js';
+import { byId } from './dom.js';
+import { engine } from './engine.js';
+import { t } from './i18n.js';
+import { emit, net, on } from './store.js';
 
-  const A = window.CanastaReferee;
-  const t = (...args) => A.t(...args);
+function register() {
+  if (!('serviceWorker' in navigator)) return;
+  const meta = document.querySelector('meta[name="service-worker"]');
+  if (!meta) return;
+  navigator.serviceWorker.register(meta.content, { scope: '/' }).catch(() => { /* the page works without it, online */ });
+}
 
-  function register() {
-    if (!('serviceWorker' in navigator)) return;
-    const meta = document.querySelector('meta[name="service-worker"]');
-    if (!meta) return;
-    navigator.serviceWorker.register(meta.content, { scope: '/' }).catch(() => { /* the page works without it, online */ });
-  }
+/**
+ * Resolves once the worker controls the page (at once on a repeat visit), or after `ms`.
+ * On a first visit the rule data is fetched only then, so it passes through the worker's
+ * cache instead of being downloaded twice.
+ */
+function whenControlled(ms) {
+  if (!('serviceWorker' in navigator) || navigator.serviceWorker.controller) return Promise.resolve();
+  return new Promise((resolve) => {
+    navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true });
+    setTimeout(resolve, ms);
+  });
+}
 
-  /**
-   * Resolves once the worker controls the page (at once on a repeat visit), or after `ms`.
-   * On a first visit the rule data is fetched only then, so it passes through the worker's
-   * cache instead of being downloaded twice.
-   */
-  function whenControlled(ms) {
-    if (!('serviceWorker' in navigator) || navigator.serviceWorker.controller) return Promise.resolve();
-    return new Promise((resolve) => {
-      navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true });
-      setTimeout(resolve, ms);
-    });
-  }
+/**
+ * Fetch what the rules view and the open-point questions need, so the worker keeps it: the
+ * matrix in the reader's language and every source text. Done once the first screen is up.
+ */
+async function warm() {
+  try {
+    await whenControlled(8000);
+    if (!firstWarm) { firstWarm = true; await loadVariants(); } // once more, now through the worker's cache
+    await matrix();
+    emit('data-changed');
+    await Promise.all(cache.variants.map((v) => sourceText(v.id)));
+  } catch (e) { /* offline or refused: tried again on the next visit */ }
+}
 
-  /**
-   * Fetch what the rules view and the open-point questions need, so the worker keeps it: the
-   * matrix in the reader's language and every source text. Done once the first screen is up.
-   */
-  async function warm() {
-    try {
-      await whenControlled(8000);
-      if (!firstWarm) { firstWarm = true; await A.loadVariants(); } // once more, now through the worker's cache
-      await A.matrix();
-      ['settle', 'score'].forEach((v) => A.views[v].dataChanged());
-      await Promise.all(A.cache.variants.map((v) => A.sourceText(v.id)));
-    } catch (e) { /* offline or refused: tried again on the next visit */ }
-  }
+let firstWarm = false;
 
-  let firstWarm = false;
+function showStatus() {
+  const line = byId('net-status');
+  if (!line) return;
+  line.hidden = !isOffline();
+  line.textContent = isOffline() ? t(engine.ready() ? 'net.offlineEngine' : 'net.offline') : '';
+}
 
-  function showStatus() {
-    const line = A.byId('net-status');
-    if (!line) return;
-    line.hidden = navigator.onLine;
-    line.textContent = navigator.onLine ? '' : t('net.offline');
-  }
+/** The service was reached, or not: say so; when it is back, send what waits and refill the rule data. */
+function reachChanged(ok) {
+  showStatus();
+  if (ok) { emit('connection-back'); warm(); } else engine.warm();
+}
 
-  function start() {
-    register();
-    showStatus();
-    window.addEventListener('offline', showStatus);
-    window.addEventListener('online', () => { showStatus(); A.views.score.connectionBack(); warm(); });
-    document.addEventListener('visibilitychange', () => { if (!document.hidden && navigator.onLine) A.views.score.connectionBack(); });
-    // A round saved offline is scored as soon as the service answers again, even without an 'online' event.
-    setInterval(() => { if (navigator.onLine) A.views.score.connectionBack(); }, 15000);
-    if (navigator.serviceWorker && navigator.serviceWorker.controller) firstWarm = true; // this visit's data came through it
-    warm();
-  }
+function start() {
+  register();
+  showStatus();
+  window.addEventListener('offline', showStatus);
+  window.addEventListener('online', () => { showStatus(); probe(); });
+  document.addEventListener('visibilitychange', () => { if (!document.hidden && navigator.onLine) probe(); });
+  // A round saved offline is scored as soon as the service answers again, even without an 'online' event.
+  setInterval(() => { if (navigator.onLine) { if (net.reachable) emit('connection-back'); else probe(); } }, 15000);
+  on('reach', reachChanged);
+  on('engine', showStatus); // "offline" says the phone rules and scores once the engine is ready
+  if (navigator.serviceWorker && navigator.serviceWorker.controller) firstWarm = true; // this visit's data came through it
+  probe();
+  return warm();
+}
 
-  A.offline = { start, showStatus, warm };
-}());
+export const offline = { start, showStatus, warm };

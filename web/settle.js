@@ -5,561 +5,592 @@
  * would not enter (the pile under its top card, canastas given as a count) with free copies
  * of the deck, and labels every pointer of the request in words (see words.js).
  */
-(function () {
-  'use strict';
+import { cache, languageName, limitsFor, variantsForReader } from './api.js';
+import { JOKER, cardShort, cardsText, countCards, freeCards, kindOf, kindUsed, kindWords, rankOf } from './cards.js';
+import { checkbox, fieldError, numberField, parseWhole, segmented, stepper } from './controls.js';
+import { byId, clear, h, recall, showError, store } from './dom.js';
+import { t } from './i18n.js';
+import { openPoints } from './openpoints.js';
+import { CardField, CardForm } from './picker.js';
+import { ruling } from './ruling.js';
+import { emit, on } from './store.js';
 
-  const A = window.CanastaReferee;
-  const { h, clear, byId, CardForm, CardField, stepper, checkbox, numberField, segmented, JOKER } = A;
-  const t = (...args) => A.t(...args);
 
-  const QUESTIONS = ['take_pile', 'meld', 'open', 'go_out', 'discard'];
-  const KEY = 'cr.settle';
+const QUESTIONS = ['take_pile', 'meld', 'open', 'go_out', 'discard'];
+const KEY = 'cr.settle';
 
-  function blank() {
-    return {
-      question: 'take_pile', players: 4, score: '', firstRound: false, house: {},
-      take: { top: [], wild: false, red3: false, black3: false, with: [], opened: 'yes', drew: false, melds: [[]] },
-      meld: { melds: [[]], add: [], addTo: '', opened: 'yes', natural: 0, mixed: 0, table: [[]], left: 2 },
-      open: { melds: [[]], left: 2 },
-      out: { melds: [[]], add: [], addTo: '', discard: [], opened: 'yes', natural: 0, mixed: 0, table: [[]], concealed: false },
-      discard: { card: [], left: 2, natural: 0, mixed: 0 },
-    };
+function blank() {
+  return {
+    question: 'take_pile', players: 4, score: '', firstRound: false, house: {},
+    take: { top: [], wild: false, red3: false, black3: false, with: [], opened: 'yes', drew: false, melds: [[]] },
+    meld: { melds: [[]], add: [], addTo: '', opened: 'yes', natural: 0, mixed: 0, table: [[]], left: 2 },
+    open: { melds: [[]], left: 2 },
+    out: { melds: [[]], add: [], addTo: '', discard: [], opened: 'yes', natural: 0, mixed: 0, table: [[]], concealed: false },
+    discard: { card: [], left: 2, natural: 0, mixed: 0 },
+  };
+}
+
+// The facts, per question; kept while the player switches questions and across reloads.
+const m = Object.assign(blank(), recall(KEY, {}));
+m.variant = null;
+let form = null;
+// Saved at every change (a few hundred bytes): a reload or a closed tab loses nothing.
+/** Keep the facts on the phone, and say they changed (a ruling on other facts is then out of date). */
+const save = () => { store(KEY, m); emit('facts-changed', JSON.stringify(m)); };
+
+const nonEmpty = (melds) => melds.filter((x) => x.length);
+const flat = (melds) => melds.reduce((a, x) => a.concat(x), []);
+
+// ==========================================================================================
+// The variant (shared with the score keeper: the last one used) and the question
+
+function renderVariantChoices() {
+  const box = clear(byId('variant-choices'));
+  variantsForReader().forEach((v) => box.appendChild(variantTile(v.id, v.name, tileSub(v), 'variant')));
+  box.appendChild(variantTile('all', t('variant.all'), t('variant.allSub'), 'variant'));
+}
+
+function variantTile(id, title, sub, name) {
+  const inputId = `${name}-${id}`;
+  const input = h('input', { type: 'radio', name, id: inputId, value: id, checked: m.variant === id,
+    on: { change: () => { if (input.checked) setVariant(id); } } });
+  return h('label', { class: 'choice', for: inputId }, input,
+    h('span', { class: 'choice-title', dataset: id === 'all' ? {} : { server: '' } }, title), h('span', { class: 'choice-sub' }, sub));
+}
+
+function tileSub(v) {
+  const p = v.players_supported;
+  const players = p.length > 1 ? t('players.range', { from: p[0], to: p[p.length - 1] }) : t('players.n', { n: p[0] });
+  return `${languageName(v.language)} \u00b7 ${players}`;
+}
+
+function setVariant(id) {
+  m.variant = id;
+  if (id) store('cr.variant', id);
+  byId('variant-error').hidden = true;
+  const players = playersSupported();
+  if (!players.includes(m.players)) m.players = players.includes(4) ? 4 : players[0];
+  renderHouse();
+  renderFacts();
+}
+
+function playersSupported() {
+  if (m.variant === 'all' || !cache.byId[m.variant]) {
+    const all = new Set();
+    cache.variants.forEach((v) => v.players_supported.forEach((p) => all.add(p)));
+    return [...all].sort();
   }
+  return cache.byId[m.variant].players_supported;
+}
 
-  // The facts, per question; kept while the player switches questions and across reloads.
-  const m = Object.assign(blank(), A.recall(KEY, {}));
-  m.variant = null;
-  let form = null;
-  // Saved at every change (a few hundred bytes): a reload or a closed tab loses nothing.
-  const save = () => A.store(KEY, m);
+function renderQuestionChoices() {
+  const box = clear(byId('question-choices'));
+  QUESTIONS.forEach((q) => {
+    const inputId = `question-${q}`;
+    const input = h('input', { type: 'radio', name: 'question', id: inputId, value: q, checked: m.question === q,
+      on: { change: () => { if (input.checked) { m.question = q; save(); renderFacts(); } } } });
+    box.appendChild(h('label', { class: 'choice', for: inputId }, input, h('span', { class: 'choice-title' }, t(`q.${q}`))));
+  });
+}
 
-  const nonEmpty = (melds) => melds.filter((x) => x.length);
-  const flat = (melds) => melds.reduce((a, x) => a.concat(x), []);
+/** House rules of the chosen variant: listed above the facts, changeable, sent with each ruling. */
+function houseRules() { return (m.variant && m.variant !== 'all' && m.house[m.variant]) || {}; }
 
-  // ==========================================================================================
-  // The variant (shared with the score keeper: the last one used) and the question
+function setHouseRule(name, value) {
+  if (!m.variant || m.variant === 'all') return;
+  m.house[m.variant] = Object.assign({}, m.house[m.variant], { [name]: value });
+  save();
+  renderHouse();
+}
 
-  function renderVariantChoices() {
-    const box = clear(byId('variant-choices'));
-    A.cache.variants.forEach((v) => box.appendChild(variantTile(v.id, v.name, tileSub(v), 'variant')));
-    box.appendChild(variantTile('all', t('variant.all'), t('variant.allSub'), 'variant'));
+function renderHouse() {
+  const slot = clear(byId('settle-house'));
+  const box = openPoints.houseRulesBox(houseRules(), (name, value) => { setHouseRule(name, value); submit(); },
+    (name) => { delete m.house[m.variant][name]; save(); renderHouse(); }, { id: 'settle-house-rules', variant: m.variant });
+  if (box) slot.appendChild(box);
+}
+
+// ==========================================================================================
+// The facts form
+
+function renderFacts() {
+  const root = clear(byId('facts'));
+  form = new CardForm(save);
+  form.limits = limitsFor(m.variant);
+  const builders = { take_pile: factsTake, meld: factsMeld, open: factsOpen, go_out: factsOut, discard: factsDiscard };
+  root.appendChild(builders[m.question]());
+  const common = h('fieldset', { class: 'block' }, h('legend', null, t('table.legend')));
+  if (m.question !== 'discard') {
+    common.appendChild(checkbox(t('table.firstRound'), () => m.firstRound, (v) => { m.firstRound = v; save(); },
+      { hint: t('table.firstRoundHint'), id: 'first-round' }));
   }
-
-  function variantTile(id, title, sub, name) {
-    const inputId = `${name}-${id}`;
-    const input = h('input', { type: 'radio', name, id: inputId, value: id, checked: m.variant === id,
-      on: { change: () => { if (input.checked) setVariant(id); } } });
-    return h('label', { class: 'choice', for: inputId }, input,
-      h('span', { class: 'choice-title', dataset: id === 'all' ? {} : { server: '' } }, title), h('span', { class: 'choice-sub' }, sub));
+  const players = playersSupported();
+  if (players.length > 1) {
+    common.appendChild(segmented(t('table.players'), players.map((p) => [p, String(p)]), () => m.players,
+      (v) => { m.players = v; save(); }, { name: 'players' }));
   }
+  if (common.childNodes.length > 1) root.appendChild(common);
+  root.appendChild(h('div', { class: 'row facts-foot' },
+    h('button', { type: 'button', class: 'link', id: 'clear-facts', on: { click: clearFacts } }, t('facts.clear'))));
+  root.appendChild(h('div', { id: 'facts-error', class: 'inline-error', role: 'alert', tabindex: '-1', hidden: true }));
+  // Start with the first field that still wants cards open.
+  form.active = form.fields.find((f) => f.attached() && f.cards().length < f.max) || null;
+  form.render();
+}
 
-  function tileSub(v) {
-    const p = v.players_supported;
-    const players = p.length > 1 ? t('players.range', { from: p[0], to: p[p.length - 1] }) : t('players.n', { n: p[0] });
-    return `${A.languageName(v.language)} \u00b7 ${players}`;
-  }
+function focusPicker() {
+  const first = form && form.active && form.active.el.querySelector('.kinds button:not([disabled])');
+  if (first) first.focus({ preventScroll: true });
+}
 
-  function setVariant(id) {
-    m.variant = id;
-    if (id) A.store('cr.variant', id);
-    byId('variant-error').hidden = true;
-    const players = playersSupported();
-    if (!players.includes(m.players)) m.players = players.includes(4) ? 4 : players[0];
-    renderHouse();
+function clearFacts() {
+  const keep = { question: m.question, players: m.players, house: m.house, variant: m.variant };
+  Object.assign(m, blank(), keep);
+  save();
+  clear(byId('ruling'));
+  renderFacts();
+}
+
+function cardsField(get, set, opts) { return form.add(new CardField(get, set, opts)).el; }
+
+/** Several melds, each its own card field; "Another meld" adds one. */
+function meldList(get, set, label, opts) {
+  const o = opts || {};
+  const wrap = h('div', { class: 'meldlist' });
+  let melds = get();
+  if (!melds.length) { melds = [[]]; set(melds); }
+  melds.forEach((meld, i) => {
+    wrap.appendChild(cardsField(() => get()[i] || [], (cards) => {
+      const all = get().slice();
+      all[i] = cards;
+      set(all);
+    }, { label: melds.length > 1 ? `${label} ${i + 1}` : label, hint: i === 0 ? o.hint : null, addLabel: o.addLabel,
+      id: o.idPrefix ? `${o.idPrefix}-${i}` : null }));
+  });
+  wrap.appendChild(h('button', { type: 'button', class: 'secondary small', on: { click: () => {
+    const kept = nonEmpty(get());
+    kept.push([]);
+    set(kept);
     renderFacts();
-  }
+    const target = form.fields.filter((f) => f.attached()).find((f) => f.label === `${label} ${kept.length}`);
+    if (target) { form.open(target); target.el.scrollIntoView({ block: 'nearest' }); }
+  } } }, o.moreLabel || t('facts.anotherMeld')));
+  return wrap;
+}
 
-  function playersSupported() {
-    if (m.variant === 'all' || !A.cache.byId[m.variant]) {
-      const all = new Set();
-      A.cache.variants.forEach((v) => v.players_supported.forEach((p) => all.add(p)));
-      return [...all].sort();
+/** The team's score. `needed`: the question cannot be answered without it (an opening). */
+function scoreField(hint, needed) {
+  return numberField(t('facts.score'), () => m.score, (v) => { m.score = v; save(); },
+    { negative: true, placeholder: t('facts.scoreExample'), hint: hint || t('facts.scoreHint'), id: 'team-score', needed });
+}
+
+/** Has the team melded; its canastas and other melds (for going out, additions, the last card). */
+function teamBlock(tm, opts) {
+  const o = opts || {};
+  const fs = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
+  if (!o.forceUnopened) {
+    fs.appendChild(segmented(t('facts.opened'), [['no', t('facts.notYet')], ['yes', t('yes')]],
+      () => tm.opened || 'yes', (v) => { tm.opened = v; save(); renderFacts(); }, { name: 'opened' }));
+  }
+  const opened = !o.forceUnopened && (tm.opened || 'yes') === 'yes';
+  if (opened) {
+    fs.appendChild(stepper(t('facts.naturalCanastas'), () => tm.natural, (v) => { tm.natural = v; save(); }, { max: 10, id: 'natural' }));
+    fs.appendChild(stepper(t('facts.mixedCanastas'), () => tm.mixed, (v) => { tm.mixed = v; save(); }, { max: 10, id: 'mixed' }));
+    if (o.table) {
+      fs.appendChild(meldList(() => tm.table, (v) => { tm.table = v; }, t('facts.tableMeld'), {
+        hint: t('facts.tableMeldHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld') }));
     }
-    return A.cache.byId[m.variant].players_supported;
   }
+  fs.appendChild(scoreField(o.scoreHint, !opened));
+  return fs;
+}
 
-  function renderQuestionChoices() {
-    const box = clear(byId('question-choices'));
-    QUESTIONS.forEach((q) => {
-      const inputId = `question-${q}`;
-      const input = h('input', { type: 'radio', name: 'question', id: inputId, value: q, checked: m.question === q,
-        on: { change: () => { if (input.checked) { m.question = q; save(); renderFacts(); } } } });
-      box.appendChild(h('label', { class: 'choice', for: inputId }, input, h('span', { class: 'choice-title' }, t(`q.${q}`))));
-    });
-  }
-
-  /** House rules of the chosen variant: listed above the facts, changeable, sent with each ruling. */
-  function houseRules() { return (m.variant && m.variant !== 'all' && m.house[m.variant]) || {}; }
-
-  function setHouseRule(name, value) {
-    if (!m.variant || m.variant === 'all') return;
-    m.house[m.variant] = Object.assign({}, m.house[m.variant], { [name]: value });
-    save();
-    renderHouse();
-  }
-
-  function renderHouse() {
-    const slot = clear(byId('settle-house'));
-    const box = A.openPoints.houseRulesBox(houseRules(), (name, value) => { setHouseRule(name, value); submit(); },
-      (name) => { delete m.house[m.variant][name]; save(); renderHouse(); }, { id: 'settle-house-rules', variant: m.variant });
-    if (box) slot.appendChild(box);
-  }
-
-  // ==========================================================================================
-  // The facts form
-
-  function renderFacts() {
-    const root = clear(byId('facts'));
-    form = new CardForm(save);
-    form.limits = A.limitsFor(m.variant);
-    const builders = { take_pile: factsTake, meld: factsMeld, open: factsOpen, go_out: factsOut, discard: factsDiscard };
-    root.appendChild(builders[m.question]());
-    const common = h('fieldset', { class: 'block' }, h('legend', null, t('table.legend')));
-    if (m.question !== 'discard') {
-      common.appendChild(checkbox(t('table.firstRound'), () => m.firstRound, (v) => { m.firstRound = v; save(); },
-        { hint: t('table.firstRoundHint'), id: 'first-round' }));
-    }
-    const players = playersSupported();
-    if (players.length > 1) {
-      common.appendChild(segmented(t('table.players'), players.map((p) => [p, String(p)]), () => m.players,
-        (v) => { m.players = v; save(); }, { name: 'players' }));
-    }
-    if (common.childNodes.length > 1) root.appendChild(common);
-    root.appendChild(h('div', { class: 'row facts-foot' },
-      h('button', { type: 'button', class: 'link', id: 'clear-facts', on: { click: clearFacts } }, t('facts.clear'))));
-    root.appendChild(h('div', { id: 'facts-error', class: 'inline-error', role: 'alert', tabindex: '-1', hidden: true }));
-    // Start with the first field that still wants cards open.
-    form.active = form.fields.find((f) => f.attached() && f.cards().length < f.max) || null;
-    form.render();
-  }
-
-  function focusPicker() {
-    const first = form && form.active && form.active.el.querySelector('.kinds button:not([disabled])');
-    if (first) first.focus({ preventScroll: true });
-  }
-
-  function clearFacts() {
-    const keep = { question: m.question, players: m.players, house: m.house, variant: m.variant };
-    Object.assign(m, blank(), keep);
-    save();
-    clear(byId('ruling'));
-    renderFacts();
-  }
-
-  function cardsField(get, set, opts) { return form.add(new CardField(get, set, opts)).el; }
-
-  /** Several melds, each its own card field; "Another meld" adds one. */
-  function meldList(get, set, label, opts) {
-    const o = opts || {};
-    const wrap = h('div', { class: 'meldlist' });
-    let melds = get();
-    if (!melds.length) { melds = [[]]; set(melds); }
-    melds.forEach((meld, i) => {
-      wrap.appendChild(cardsField(() => get()[i] || [], (cards) => {
-        const all = get().slice();
-        all[i] = cards;
-        set(all);
-      }, { label: melds.length > 1 ? `${label} ${i + 1}` : label, hint: i === 0 ? o.hint : null, addLabel: o.addLabel,
-        id: o.idPrefix ? `${o.idPrefix}-${i}` : null }));
-    });
-    wrap.appendChild(h('button', { type: 'button', class: 'secondary small', on: { click: () => {
-      const kept = nonEmpty(get());
-      kept.push([]);
-      set(kept);
-      renderFacts();
-      const target = form.fields.filter((f) => f.attached()).find((f) => f.label === `${label} ${kept.length}`);
-      if (target) { form.open(target); target.el.scrollIntoView({ block: 'nearest' }); }
-    } } }, o.moreLabel || t('facts.anotherMeld')));
-    return wrap;
-  }
-
-  /** The team's score. `needed`: the question cannot be answered without it (an opening). */
-  function scoreField(hint, needed) {
-    return numberField(t('facts.score'), () => m.score, (v) => { m.score = v; save(); },
-      { negative: true, placeholder: t('facts.scoreExample'), hint: hint || t('facts.scoreHint'), id: 'team-score', needed });
-  }
-
-  /** Has the team melded; its canastas and other melds (for going out, additions, the last card). */
-  function teamBlock(tm, opts) {
-    const o = opts || {};
-    const fs = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
-    if (!o.forceUnopened) {
-      fs.appendChild(segmented(t('facts.opened'), [['no', t('facts.notYet')], ['yes', t('yes')]],
-        () => tm.opened || 'yes', (v) => { tm.opened = v; save(); renderFacts(); }, { name: 'opened' }));
-    }
-    const opened = !o.forceUnopened && (tm.opened || 'yes') === 'yes';
-    if (opened) {
-      fs.appendChild(stepper(t('facts.naturalCanastas'), () => tm.natural, (v) => { tm.natural = v; save(); }, { max: 10, id: 'natural' }));
-      fs.appendChild(stepper(t('facts.mixedCanastas'), () => tm.mixed, (v) => { tm.mixed = v; save(); }, { max: 10, id: 'mixed' }));
-      if (o.table) {
-        fs.appendChild(meldList(() => tm.table, (v) => { tm.table = v; }, t('facts.tableMeld'), {
-          hint: t('facts.tableMeldHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld') }));
-      }
-    }
-    fs.appendChild(scoreField(o.scoreHint, !opened));
+function additionBlock(tm) {
+  const fs = h('fieldset', { class: 'block' }, h('legend', null, t('facts.addition')));
+  const ranks = [...new Set(nonEmpty(tm.table).map(naturalRank).filter(Boolean))];
+  if (!ranks.length) {
+    fs.appendChild(h('p', { class: 'muted' }, t('facts.additionFirst')));
     return fs;
   }
+  if (!ranks.includes(tm.addTo)) tm.addTo = ranks[0];
+  fs.appendChild(segmented(t('facts.onto'), ranks.map((r) => [r, kindWords(r, 2)]), () => tm.addTo,
+    (v) => { tm.addTo = v; save(); }, { name: 'add-to' }));
+  fs.appendChild(cardsField(() => tm.add, (v) => { tm.add = v; }, { label: t('facts.youAdd') }));
+  return fs;
+}
 
-  function additionBlock(tm) {
-    const fs = h('fieldset', { class: 'block' }, h('legend', null, t('facts.addition')));
-    const ranks = [...new Set(nonEmpty(tm.table).map(naturalRank).filter(Boolean))];
-    if (!ranks.length) {
-      fs.appendChild(h('p', { class: 'muted' }, t('facts.additionFirst')));
-      return fs;
-    }
-    if (!ranks.includes(tm.addTo)) tm.addTo = ranks[0];
-    fs.appendChild(segmented(t('facts.onto'), ranks.map((r) => [r, A.kindWords(r, 2)]), () => tm.addTo,
-      (v) => { tm.addTo = v; save(); }, { name: 'add-to' }));
-    fs.appendChild(cardsField(() => tm.add, (v) => { tm.add = v; }, { label: t('facts.youAdd') }));
-    return fs;
-  }
+function naturalRank(meld) {
+  const naturals = meld.filter((c) => c !== JOKER && rankOf(c) !== '2');
+  return naturals.length ? rankOf(naturals[0]) : null;
+}
 
-  function naturalRank(meld) {
-    const naturals = meld.filter((c) => c !== JOKER && A.rankOf(c) !== '2');
-    return naturals.length ? A.rankOf(naturals[0]) : null;
-  }
+function factsTake() {
+  const tk = m.take;
+  const frag = document.createDocumentFragment();
+  const pile = h('fieldset', { class: 'block' }, h('legend', null, t('take.pile')));
+  // The top card decides the "Yes, with nines" choice: draw the form again, then keep picking where it left off.
+  pile.appendChild(cardsField(() => tk.top, (v) => { tk.top = v; save(); queueMicrotask(() => { renderFacts(); focusPicker(); }); }, { label: t('take.top'), max: 1,
+    id: 'field-top', addLabel: t('take.chooseTop') }));
+  pile.appendChild(checkbox(t('take.wild'), () => tk.wild, (v) => { tk.wild = v; save(); form.render(); },
+    { hint: t('take.wildHint'), id: 'pile-wild' }));
+  pile.appendChild(checkbox(t('take.red3'), () => tk.red3, (v) => { tk.red3 = v; save(); form.render(); }, { id: 'pile-red3' }));
+  pile.appendChild(checkbox(t('take.black3'), () => tk.black3, (v) => { tk.black3 = v; save(); form.render(); }, { id: 'pile-black3' }));
+  frag.appendChild(pile);
 
-  function factsTake() {
-    const tk = m.take;
-    const frag = document.createDocumentFragment();
-    const pile = h('fieldset', { class: 'block' }, h('legend', null, t('take.pile')));
-    // The top card decides the "Yes, with nines" choice: draw the form again, then keep picking where it left off.
-    pile.appendChild(cardsField(() => tk.top, (v) => { tk.top = v; save(); queueMicrotask(() => { renderFacts(); focusPicker(); }); }, { label: t('take.top'), max: 1,
-      id: 'field-top', addLabel: t('take.chooseTop') }));
-    pile.appendChild(checkbox(t('take.wild'), () => tk.wild, (v) => { tk.wild = v; save(); form.render(); },
-      { hint: t('take.wildHint'), id: 'pile-wild' }));
-    pile.appendChild(checkbox(t('take.red3'), () => tk.red3, (v) => { tk.red3 = v; save(); form.render(); }, { id: 'pile-red3' }));
-    pile.appendChild(checkbox(t('take.black3'), () => tk.black3, (v) => { tk.black3 = v; save(); form.render(); }, { id: 'pile-black3' }));
-    frag.appendChild(pile);
+  const hand = h('fieldset', { class: 'block' }, h('legend', null, t('take.hand')));
+  hand.appendChild(cardsField(() => tk.with, (v) => { tk.with = v; }, { label: t('take.with'),
+    id: 'field-with', hint: t('take.withHint') }));
+  const more = h('details', { class: 'more' }, h('summary', null, t('take.alsoMeld')));
+  more.appendChild(meldList(() => tk.melds, (v) => { tk.melds = v; }, t('facts.meld'), { hint: t('take.alsoMeldHint') }));
+  hand.appendChild(more);
+  if (nonEmpty(tk.melds).length) more.open = true;
+  frag.appendChild(hand);
 
-    const hand = h('fieldset', { class: 'block' }, h('legend', null, t('take.hand')));
-    hand.appendChild(cardsField(() => tk.with, (v) => { tk.with = v; }, { label: t('take.with'),
-      id: 'field-with', hint: t('take.withHint') }));
-    const more = h('details', { class: 'more' }, h('summary', null, t('take.alsoMeld')));
-    more.appendChild(meldList(() => tk.melds, (v) => { tk.melds = v; }, t('facts.meld'), { hint: t('take.alsoMeldHint') }));
-    hand.appendChild(more);
-    if (nonEmpty(tk.melds).length) more.open = true;
-    frag.appendChild(hand);
+  const team = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
+  const top = tk.top[0];
+  const topRank = top && top !== JOKER && !['2', '3'].includes(rankOf(top)) ? rankOf(top) : null;
+  const opts = [['no', t('facts.notYet')], ['yes', t('yes')]];
+  if (topRank) opts.push(['rank', t('take.withRank', { kinds: kindWords(topRank, 2) })]);
+  if (tk.opened === 'rank' && !topRank) tk.opened = 'yes';
+  team.appendChild(segmented(t('facts.opened'), opts, () => tk.opened,
+    (v) => { tk.opened = v; save(); renderFacts(); }, { class: opts.length > 2 ? 'three' : '', name: 'opened' }));
+  team.appendChild(scoreField(null, tk.opened === 'no'));
+  team.appendChild(checkbox(t('take.drew'), () => tk.drew, (v) => { tk.drew = v; save(); }, { id: 'drew' }));
+  frag.appendChild(team);
+  form.extraCards = () => pileExtras(tk, userCardsTake(tk)).cards;
+  return frag;
+}
 
+function factsMeld() {
+  const tm = m.meld;
+  const frag = document.createDocumentFragment();
+  const fs = h('fieldset', { class: 'block' }, h('legend', null, t('meld.legend')));
+  fs.appendChild(meldList(() => tm.melds, (v) => { tm.melds = v; }, t('facts.newMeld'), { addLabel: t('facts.addItsCards'), idPrefix: 'new-meld' }));
+  fs.appendChild(leftSelect(tm));
+  frag.appendChild(fs);
+  frag.appendChild(teamBlock(tm, { table: true }));
+  if ((tm.opened || 'yes') === 'yes') frag.appendChild(additionBlock(tm));
+  form.extraCards = () => [];
+  return frag;
+}
+
+function factsOpen() {
+  const tm = m.open;
+  const frag = document.createDocumentFragment();
+  const fs = h('fieldset', { class: 'block' }, h('legend', null, t('open.legend')));
+  fs.appendChild(meldList(() => tm.melds, (v) => { tm.melds = v; }, t('facts.meld'), { addLabel: t('facts.addItsCards'),
+    hint: t('open.hint'), idPrefix: 'open-meld' }));
+  fs.appendChild(leftSelect(tm));
+  frag.appendChild(fs);
+  frag.appendChild(teamBlock(tm, { forceUnopened: true, scoreHint: t('open.scoreHint') }));
+  form.extraCards = () => [];
+  return frag;
+}
+
+function factsOut() {
+  const tm = m.out;
+  const frag = document.createDocumentFragment();
+  const fs = h('fieldset', { class: 'block' }, h('legend', null, t('out.legend')));
+  fs.appendChild(meldList(() => tm.melds, (v) => { tm.melds = v; }, t('facts.newMeld'), { addLabel: t('facts.addItsCards'),
+    hint: t('out.hint'), idPrefix: 'out-meld' }));
+  fs.appendChild(cardsField(() => tm.discard, (v) => { tm.discard = v; }, { label: t('out.discard'), max: 1, id: 'field-discard' }));
+  fs.appendChild(checkbox(t('out.concealed'), () => tm.concealed, (v) => { tm.concealed = v; save(); renderFacts(); },
+    { hint: t('out.concealedHint'), id: 'concealed' }));
+  frag.appendChild(fs);
+  if (tm.concealed) {
     const team = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
-    const top = tk.top[0];
-    const topRank = top && top !== JOKER && !['2', '3'].includes(A.rankOf(top)) ? A.rankOf(top) : null;
-    const opts = [['no', t('facts.notYet')], ['yes', t('yes')]];
-    if (topRank) opts.push(['rank', t('take.withRank', { kinds: A.kindWords(topRank, 2) })]);
-    if (tk.opened === 'rank' && !topRank) tk.opened = 'yes';
-    team.appendChild(segmented(t('facts.opened'), opts, () => tk.opened,
-      (v) => { tk.opened = v; save(); renderFacts(); }, { class: opts.length > 2 ? 'three' : '', name: 'opened' }));
-    team.appendChild(scoreField(null, tk.opened === 'no'));
-    team.appendChild(checkbox(t('take.drew'), () => tk.drew, (v) => { tk.drew = v; save(); }, { id: 'drew' }));
+    team.appendChild(scoreField(null, true));
     frag.appendChild(team);
-    form.extraCards = () => pileExtras(tk, userCardsTake(tk)).cards;
-    return frag;
-  }
-
-  function factsMeld() {
-    const tm = m.meld;
-    const frag = document.createDocumentFragment();
-    const fs = h('fieldset', { class: 'block' }, h('legend', null, t('meld.legend')));
-    fs.appendChild(meldList(() => tm.melds, (v) => { tm.melds = v; }, t('facts.newMeld'), { addLabel: t('facts.addItsCards'), idPrefix: 'new-meld' }));
-    fs.appendChild(leftSelect(tm));
-    frag.appendChild(fs);
+  } else {
     frag.appendChild(teamBlock(tm, { table: true }));
     if ((tm.opened || 'yes') === 'yes') frag.appendChild(additionBlock(tm));
-    form.extraCards = () => [];
-    return frag;
   }
+  form.extraCards = () => [];
+  return frag;
+}
 
-  function factsOpen() {
-    const tm = m.open;
-    const frag = document.createDocumentFragment();
-    const fs = h('fieldset', { class: 'block' }, h('legend', null, t('open.legend')));
-    fs.appendChild(meldList(() => tm.melds, (v) => { tm.melds = v; }, t('facts.meld'), { addLabel: t('facts.addItsCards'),
-      hint: t('open.hint'), idPrefix: 'open-meld' }));
-    fs.appendChild(leftSelect(tm));
-    frag.appendChild(fs);
-    frag.appendChild(teamBlock(tm, { forceUnopened: true, scoreHint: t('open.scoreHint') }));
-    form.extraCards = () => [];
-    return frag;
+function factsDiscard() {
+  const tm = m.discard;
+  const frag = document.createDocumentFragment();
+  const fs = h('fieldset', { class: 'block' }, h('legend', null, t('discard.legend')));
+  fs.appendChild(cardsField(() => tm.card, (v) => { tm.card = v; }, { label: t('discard.card'), max: 1, id: 'field-card' }));
+  fs.appendChild(segmented(t('discard.last'), [[2, t('no')], [0, t('discard.lastYes')]], () => tm.left, (v) => { tm.left = v; save(); }, { name: 'last-card' }));
+  frag.appendChild(fs);
+  const team = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
+  team.appendChild(stepper(t('facts.naturalCanastas'), () => tm.natural, (v) => { tm.natural = v; save(); }, { max: 10, id: 'natural' }));
+  team.appendChild(stepper(t('facts.mixedCanastas'), () => tm.mixed, (v) => { tm.mixed = v; save(); }, { max: 10, id: 'mixed' }));
+  frag.appendChild(team);
+  form.extraCards = () => [];
+  return frag;
+}
+
+function leftSelect(tm) {
+  return segmented(t('facts.left'), [[2, t('facts.left2')], [1, '1'], [0, t('facts.left0')]], () => tm.left,
+    (v) => { tm.left = v; save(); }, { name: 'left' });
+}
+
+// ==========================================================================================
+// From the facts to a request: {variant, situation, action}, and words for every pointer in it
+
+class Problem extends Error {
+  constructor(message, fieldId) { super(message); this.fieldId = fieldId; }
+}
+
+function teamScore() {
+  const score = parseWhole(m.score, null);
+  if (Number.isNaN(score)) throw new Problem(t('facts.scoreError'), 'team-score');
+  return score;
+}
+
+function userCardsTake(tk) { return [...tk.top, ...tk.with, ...flat(tk.melds)]; }
+
+/** The pile under the top card: the wild card, red and black threes the player ticked, and one plain card. */
+function pileExtras(tk, userCards) {
+  const lim = limitsFor(m.variant);
+  const counts = countCards(userCards);
+  const below = [];
+  const labels = [];
+  const top = tk.top[0];
+  const one = (kind, words) => { const c = freeCards(kind, 1, counts, lim); if (c) { below.push(c[0]); labels.push(words); } return c; };
+  if (tk.red3) one('R3', t('label.pileRed3'));
+  const avoid = new Set(userCards.map(rankOf));
+  const filler = ['6', '7', '8', '5', '4', 'Q'].find((r) => !avoid.has(r) && r !== (top && rankOf(top)));
+  if (filler) one(filler, t('label.pileLower'));
+  if (tk.black3) one('B3', t('label.pileBlack3'));
+  if (tk.wild && !one(JOKER, t('label.pileWild'))) one('2', t('label.pileWild'));
+  return { cards: below, labels };
+}
+
+/** Cards the page adds for facts given as words: a meld, canastas. Never reuses a copy in play. */
+function synthesiser(userCards, reserved) {
+  const lim = limitsFor(m.variant);
+  const counts = countCards(userCards.concat(reserved || []));
+  const usedRanks = new Set(userCards.map(rankOf));
+  const pick = () => {
+    const r = ['K', 'Q', 'J', '10', '8', '7', '6', '5', '4', 'A', '9'].find((x) => !usedRanks.has(x) && kindUsed(x, counts) === 0);
+    if (r) usedRanks.add(r);
+    return r;
+  };
+  return {
+    meldOf(rank, n) { return freeCards(rank, n, counts, lim); },
+    plainMeld() { const r = pick(); return r ? freeCards(r, 3, counts, lim) : null; },
+    canasta(natural) {
+      const r = pick();
+      if (!r) return null;
+      if (natural) return freeCards(r, 7, counts, lim);
+      const cards = freeCards(r, 6, counts, lim);
+      const wild = freeCards(JOKER, 1, counts, lim) || freeCards('2', 1, counts, lim);
+      return cards && wild ? cards.concat(wild) : null;
+    },
+  };
+}
+
+function tableMelds(tm, userCards, labels, base) {
+  const syn = synthesiser(userCards);
+  const melds = [];
+  nonEmpty(tm.table || []).forEach((meld) => {
+    labels[`${base}/${melds.length}`] = t('label.teamMeldOf', { cards: cardsText(meld) });
+    melds.push(meld);
+  });
+  const add = (natural, count) => {
+    for (let i = 0; i < count; i++) {
+      const c = syn.canasta(natural);
+      if (!c) throw new Problem(t('facts.tooManyCanastas'), natural ? 'natural' : 'mixed');
+      labels[`${base}/${melds.length}`] = t(natural ? 'label.naturalCanasta' : 'label.mixedCanasta', { n: i + 1 });
+      melds.push(c);
+    }
+  };
+  add(true, tm.natural || 0);
+  add(false, tm.mixed || 0);
+  if (!melds.length) {
+    const plain = syn.plainMeld();
+    if (plain) { labels[`${base}/0`] = t('label.teamMeld'); melds.push(plain); }
   }
+  return melds;
+}
 
-  function factsOut() {
+function labelCards(labels, base, cards, what) {
+  labels[base] = what;
+  cards.forEach((c, i) => { labels[`${base}/${i}`] = `${what}: ${cardShort(c)}`; });
+}
+
+function labelMelds(labels, base, melds, what) {
+  labels[base] = what;
+  melds.forEach((meld, j) => labelCards(labels, `${base}/${j}`, meld, `${what} ${j + 1}`));
+}
+
+function buildRequest() {
+  const labels = {
+    '/situation/team/score': t('facts.score'), '/situation/players': t('table.players'),
+    '/situation/first_round': t('table.firstRound'), '/variant': t('settle.which'),
+  };
+  if (!m.variant) throw new Problem(t('settle.chooseRules'), 'variant');
+  const situation = { first_round: m.firstRound };
+  if (playersSupported().length > 1 || m.variant === 'all') situation.players = m.players;
+  let action;
+  const q = m.question;
+  if (q === 'take_pile') {
+    const tk = m.take;
+    if (!tk.top.length) throw new Problem(t('take.topFirst'), 'field-top');
+    const extras = pileExtras(tk, userCardsTake(tk));
+    const pile = extras.cards.concat(tk.top);
+    extras.labels.forEach((l, i) => { labels[`/situation/discard_pile/${i}`] = l; });
+    labels[`/situation/discard_pile/${pile.length - 1}`] = t('label.pileTop', { card: cardShort(tk.top[0]) });
+    labels['/situation/discard_pile'] = t('take.pile');
+    const melds = nonEmpty(tk.melds);
+    const hand = tk.with.concat(flat(melds));
+    let team = [];
+    if (tk.opened === 'yes') {
+      team = tableMelds({}, userCardsTake(tk).concat(extras.cards), labels, '/situation/team/melds');
+    } else if (tk.opened === 'rank') {
+      const kind = kindOf(tk.top[0]);
+      const meld = synthesiser(userCardsTake(tk), extras.cards).meldOf(kind, 3);
+      if (!meld) throw new Problem(t('take.notEnough', { kinds: kindWords(kind, 2) }), 'field-with');
+      team = [meld];
+      labels['/situation/team/melds/0'] = t('label.teamMeldOf', { cards: kindWords(kind, 3) });
+    }
+    situation.discard_pile = pile;
+    situation.team = { score: teamScore(), melds: team };
+    situation.player = { hand };
+    situation.turn = { drew: tk.drew ? 'stock' : null, cards_from_pile: [] };
+    labelCards(labels, '/action/with', tk.with, t('take.with'));
+    labelCards(labels, '/situation/player/hand', hand, t('seg.hand'));
+    action = { type: 'take_pile', with: tk.with };
+    if (melds.length) { action.melds = melds; labelMelds(labels, '/action/melds', melds, t('facts.meld')); }
+  } else if (q === 'meld' || q === 'open') {
+    const tm = q === 'meld' ? m.meld : m.open;
+    const melds = nonEmpty(tm.melds);
+    const adds = q === 'meld' && tm.add.length ? [{ to: tm.addTo, cards: tm.add }] : [];
+    if (!melds.length && !adds.length) throw new Problem(t('meld.first'), q === 'meld' ? 'new-meld-0' : 'open-meld-0');
+    const laid = flat(melds).concat(flat(adds.map((a) => a.cards)));
+    const opened = q === 'meld' && (tm.opened || 'yes') === 'yes';
+    const team = opened ? tableMelds(tm, laid, labels, '/situation/team/melds') : [];
+    situation.team = { score: teamScore(), melds: team };
+    situation.player = { hand_count: laid.length + Number(tm.left) };
+    situation.turn = { drew: 'stock', cards_from_pile: [] };
+    action = { type: 'meld', melds };
+    labelMelds(labels, '/action/melds', melds, t('facts.newMeld'));
+    if (adds.length) { action.add = adds; labelCards(labels, '/action/add/0/cards', tm.add, t('facts.youAdd')); }
+  } else if (q === 'go_out') {
     const tm = m.out;
-    const frag = document.createDocumentFragment();
-    const fs = h('fieldset', { class: 'block' }, h('legend', null, t('out.legend')));
-    fs.appendChild(meldList(() => tm.melds, (v) => { tm.melds = v; }, t('facts.newMeld'), { addLabel: t('facts.addItsCards'),
-      hint: t('out.hint'), idPrefix: 'out-meld' }));
-    fs.appendChild(cardsField(() => tm.discard, (v) => { tm.discard = v; }, { label: t('out.discard'), max: 1, id: 'field-discard' }));
-    fs.appendChild(checkbox(t('out.concealed'), () => tm.concealed, (v) => { tm.concealed = v; save(); renderFacts(); },
-      { hint: t('out.concealedHint'), id: 'concealed' }));
-    frag.appendChild(fs);
-    if (tm.concealed) {
-      const team = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
-      team.appendChild(scoreField(null, true));
-      frag.appendChild(team);
-    } else {
-      frag.appendChild(teamBlock(tm, { table: true }));
-      if ((tm.opened || 'yes') === 'yes') frag.appendChild(additionBlock(tm));
-    }
-    form.extraCards = () => [];
-    return frag;
-  }
-
-  function factsDiscard() {
+    const melds = nonEmpty(tm.melds);
+    const adds = !tm.concealed && tm.add.length ? [{ to: tm.addTo, cards: tm.add }] : [];
+    if (!melds.length && !adds.length && !tm.discard.length) throw new Problem(t('out.first'), 'out-meld-0');
+    const hand = flat(melds).concat(flat(adds.map((a) => a.cards)), tm.discard);
+    const opened = !tm.concealed && (tm.opened || 'yes') === 'yes';
+    const team = opened ? tableMelds(tm, hand, labels, '/situation/team/melds') : [];
+    situation.team = { score: teamScore(), melds: team };
+    situation.player = { hand, has_melded: opened };
+    situation.turn = { drew: 'stock', cards_from_pile: [] };
+    action = { type: 'go_out', melds };
+    labelMelds(labels, '/action/melds', melds, t('facts.newMeld'));
+    labelCards(labels, '/situation/player/hand', hand, t('seg.hand'));
+    if (adds.length) { action.add = adds; labelCards(labels, '/action/add/0/cards', tm.add, t('facts.youAdd')); }
+    if (tm.discard.length) { action.discard = tm.discard[0]; labels['/action/discard'] = t('label.discard', { card: cardShort(tm.discard[0]) }); }
+  } else {
     const tm = m.discard;
-    const frag = document.createDocumentFragment();
-    const fs = h('fieldset', { class: 'block' }, h('legend', null, t('discard.legend')));
-    fs.appendChild(cardsField(() => tm.card, (v) => { tm.card = v; }, { label: t('discard.card'), max: 1, id: 'field-card' }));
-    fs.appendChild(segmented(t('discard.last'), [[2, t('no')], [0, t('discard.lastYes')]], () => tm.left, (v) => { tm.left = v; save(); }, { name: 'last-card' }));
-    frag.appendChild(fs);
-    const team = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
-    team.appendChild(stepper(t('facts.naturalCanastas'), () => tm.natural, (v) => { tm.natural = v; save(); }, { max: 10, id: 'natural' }));
-    team.appendChild(stepper(t('facts.mixedCanastas'), () => tm.mixed, (v) => { tm.mixed = v; save(); }, { max: 10, id: 'mixed' }));
-    frag.appendChild(team);
-    form.extraCards = () => [];
-    return frag;
+    if (!tm.card.length) throw new Problem(t('discard.first'), 'field-card');
+    const team = tableMelds(tm, tm.card, labels, '/situation/team/melds');
+    situation.team = { score: teamScore(), melds: team };
+    situation.player = { hand_count: Number(tm.left) + 1 };
+    situation.turn = { drew: 'stock', cards_from_pile: [] };
+    action = { type: 'discard', card: tm.card[0] };
+    labels['/action/card'] = t('label.discard', { card: cardShort(tm.card[0]) });
   }
+  Object.keys(houseRules()).forEach((name) => { labels[`/house_rules/${name}`] = openPoints.question(name); });
+  return { situation, action, labels };
+}
 
-  function leftSelect(tm) {
-    return segmented(t('facts.left'), [[2, t('facts.left2')], [1, '1'], [0, t('facts.left0')]], () => tm.left,
-      (v) => { tm.left = v; save(); }, { name: 'left' });
+// ==========================================================================================
+// Asking the referee
+
+/** Show the entry problem beside its cause and move focus there. */
+function showProblem(e) {
+  if (e.fieldId === 'variant') {
+    showError(byId('variant-error'), e.message, byId('variant-choices').querySelector('input'));
+    return;
   }
+  if (fieldError(e.fieldId, e.message)) return;
+  const field = byId(e.fieldId);
+  const slot = byId('facts-error');
+  if (field) field.after(slot);
+  showError(slot, e.message, field && field.querySelector('button') ? field.querySelector('button') : slot);
+}
 
-  // ==========================================================================================
-  // From the facts to a request: {variant, situation, action}, and words for every pointer in it
-
-  class Problem extends Error {
-    constructor(message, fieldId) { super(message); this.fieldId = fieldId; }
+async function submit(ev) {
+  if (ev) ev.preventDefault();
+  byId('facts-error').hidden = true;
+  document.querySelectorAll('#facts .field-error').forEach((x) => { x.hidden = true; });
+  let built;
+  try {
+    built = buildRequest();
+  } catch (e) {
+    if (!(e instanceof Problem)) throw e;
+    showProblem(e);
+    return;
   }
+  const body = { situation: built.situation, action: built.action };
+  const house = houseRules();
+  if (Object.keys(house).length) body.house_rules = house;
+  ruling.ask(m.variant, body, built.labels, {
+    question: m.question,
+    facts: JSON.stringify(m),
+    answer: (name, value) => { setHouseRule(name, value); submit(); },
+  });
+}
 
-  function teamScore() {
-    const score = A.parseWhole(m.score, null);
-    if (Number.isNaN(score)) throw new Problem(t('facts.scoreError'), 'team-score');
-    return score;
+/**
+ * "What may I do?": every legal move in the situation entered so far (POST /v1/options), whatever
+ * the question: the hand and the table as the form has them, the turn left to the service (it lists
+ * the moves before and after the draw).
+ */
+function askOptions() {
+  byId('facts-error').hidden = true;
+  let built;
+  try {
+    if (m.variant === 'all') throw new Problem(t('options.oneVariant'), 'variant');
+    built = buildRequest();
+  } catch (e) {
+    if (!(e instanceof Problem)) throw e;
+    showProblem(e);
+    return;
   }
+  const situation = Object.assign({}, built.situation);
+  delete situation.turn;
+  const body = { variant: m.variant, situation };
+  const house = houseRules();
+  if (Object.keys(house).length) body.house_rules = house;
+  ruling.options(body, built.labels, { question: m.question, facts: JSON.stringify(m) });
+}
 
-  function userCardsTake(tk) { return [...tk.top, ...tk.with, ...flat(tk.melds)]; }
+// ==========================================================================================
 
-  /** The pile under the top card: the wild card, red and black threes the player ticked, and one plain card. */
-  function pileExtras(tk, userCards) {
-    const lim = A.limitsFor(m.variant);
-    const counts = A.countCards(userCards);
-    const below = [];
-    const labels = [];
-    const top = tk.top[0];
-    const one = (kind, words) => { const c = A.freeCards(kind, 1, counts, lim); if (c) { below.push(c[0]); labels.push(words); } return c; };
-    if (tk.red3) one('R3', t('label.pileRed3'));
-    const avoid = new Set(userCards.map(A.rankOf));
-    const filler = ['6', '7', '8', '5', '4', 'Q'].find((r) => !avoid.has(r) && r !== (top && A.rankOf(top)));
-    if (filler) one(filler, t('label.pileLower'));
-    if (tk.black3) one('B3', t('label.pileBlack3'));
-    if (tk.wild && !one(JOKER, t('label.pileWild'))) one('2', t('label.pileWild'));
-    return { cards: below, labels };
-  }
+function init() {
+  // No variant is chosen for the player on a first visit: a ruling under the wrong rules is worse
+  // than one more tap. The last choice (on either tab) is remembered.
+  const saved = recall('cr.variant', null);
+  m.variant = saved && (saved === 'all' || cache.byId[saved]) ? saved : null;
+  renderVariantChoices();
+  renderQuestionChoices();
+  setVariant(m.variant);
+  byId('facts').addEventListener('submit', submit);
+  byId('options-button').addEventListener('click', askOptions);
+}
 
-  /** Cards the page adds for facts given as words: a meld, canastas. Never reuses a copy in play. */
-  function synthesiser(userCards, reserved) {
-    const lim = A.limitsFor(m.variant);
-    const counts = A.countCards(userCards.concat(reserved || []));
-    const usedRanks = new Set(userCards.map(A.rankOf));
-    const pick = () => {
-      const r = ['K', 'Q', 'J', '10', '8', '7', '6', '5', '4', 'A', '9'].find((x) => !usedRanks.has(x) && A.kindUsed(x, counts) === 0);
-      if (r) usedRanks.add(r);
-      return r;
-    };
-    return {
-      meldOf(rank, n) { return A.freeCards(rank, n, counts, lim); },
-      plainMeld() { const r = pick(); return r ? A.freeCards(r, 3, counts, lim) : null; },
-      canasta(natural) {
-        const r = pick();
-        if (!r) return null;
-        if (natural) return A.freeCards(r, 7, counts, lim);
-        const cards = A.freeCards(r, 6, counts, lim);
-        const wild = A.freeCards(JOKER, 1, counts, lim) || A.freeCards('2', 1, counts, lim);
-        return cards && wild ? cards.concat(wild) : null;
-      },
-    };
-  }
-
-  function tableMelds(tm, userCards, labels, base) {
-    const syn = synthesiser(userCards);
-    const melds = [];
-    nonEmpty(tm.table || []).forEach((meld) => {
-      labels[`${base}/${melds.length}`] = t('label.teamMeldOf', { cards: A.cardsText(meld) });
-      melds.push(meld);
-    });
-    const add = (natural, count) => {
-      for (let i = 0; i < count; i++) {
-        const c = syn.canasta(natural);
-        if (!c) throw new Problem(t('facts.tooManyCanastas'), natural ? 'natural' : 'mixed');
-        labels[`${base}/${melds.length}`] = t(natural ? 'label.naturalCanasta' : 'label.mixedCanasta', { n: i + 1 });
-        melds.push(c);
-      }
-    };
-    add(true, tm.natural || 0);
-    add(false, tm.mixed || 0);
-    if (!melds.length) {
-      const plain = syn.plainMeld();
-      if (plain) { labels[`${base}/0`] = t('label.teamMeld'); melds.push(plain); }
-    }
-    return melds;
-  }
-
-  function labelCards(labels, base, cards, what) {
-    labels[base] = what;
-    cards.forEach((c, i) => { labels[`${base}/${i}`] = `${what}: ${A.cardShort(c)}`; });
-  }
-
-  function labelMelds(labels, base, melds, what) {
-    labels[base] = what;
-    melds.forEach((meld, j) => labelCards(labels, `${base}/${j}`, meld, `${what} ${j + 1}`));
-  }
-
-  function buildRequest() {
-    const labels = {
-      '/situation/team/score': t('facts.score'), '/situation/players': t('table.players'),
-      '/situation/first_round': t('table.firstRound'), '/variant': t('settle.which'),
-    };
-    if (!m.variant) throw new Problem(t('settle.chooseRules'), 'variant');
-    const situation = { first_round: m.firstRound };
-    if (playersSupported().length > 1 || m.variant === 'all') situation.players = m.players;
-    let action;
-    const q = m.question;
-    if (q === 'take_pile') {
-      const tk = m.take;
-      if (!tk.top.length) throw new Problem(t('take.topFirst'), 'field-top');
-      const extras = pileExtras(tk, userCardsTake(tk));
-      const pile = extras.cards.concat(tk.top);
-      extras.labels.forEach((l, i) => { labels[`/situation/discard_pile/${i}`] = l; });
-      labels[`/situation/discard_pile/${pile.length - 1}`] = t('label.pileTop', { card: A.cardShort(tk.top[0]) });
-      labels['/situation/discard_pile'] = t('take.pile');
-      const melds = nonEmpty(tk.melds);
-      const hand = tk.with.concat(flat(melds));
-      let team = [];
-      if (tk.opened === 'yes') {
-        team = tableMelds({}, userCardsTake(tk).concat(extras.cards), labels, '/situation/team/melds');
-      } else if (tk.opened === 'rank') {
-        const kind = A.kindOf(tk.top[0]);
-        const meld = synthesiser(userCardsTake(tk), extras.cards).meldOf(kind, 3);
-        if (!meld) throw new Problem(t('take.notEnough', { kinds: A.kindWords(kind, 2) }), 'field-with');
-        team = [meld];
-        labels['/situation/team/melds/0'] = t('label.teamMeldOf', { cards: A.kindWords(kind, 3) });
-      }
-      situation.discard_pile = pile;
-      situation.team = { score: teamScore(), melds: team };
-      situation.player = { hand };
-      situation.turn = { drew: tk.drew ? 'stock' : null, cards_from_pile: [] };
-      labelCards(labels, '/action/with', tk.with, t('take.with'));
-      labelCards(labels, '/situation/player/hand', hand, t('seg.hand'));
-      action = { type: 'take_pile', with: tk.with };
-      if (melds.length) { action.melds = melds; labelMelds(labels, '/action/melds', melds, t('facts.meld')); }
-    } else if (q === 'meld' || q === 'open') {
-      const tm = q === 'meld' ? m.meld : m.open;
-      const melds = nonEmpty(tm.melds);
-      const adds = q === 'meld' && tm.add.length ? [{ to: tm.addTo, cards: tm.add }] : [];
-      if (!melds.length && !adds.length) throw new Problem(t('meld.first'), q === 'meld' ? 'new-meld-0' : 'open-meld-0');
-      const laid = flat(melds).concat(flat(adds.map((a) => a.cards)));
-      const opened = q === 'meld' && (tm.opened || 'yes') === 'yes';
-      const team = opened ? tableMelds(tm, laid, labels, '/situation/team/melds') : [];
-      situation.team = { score: teamScore(), melds: team };
-      situation.player = { hand_count: laid.length + Number(tm.left) };
-      situation.turn = { drew: 'stock', cards_from_pile: [] };
-      action = { type: 'meld', melds };
-      labelMelds(labels, '/action/melds', melds, t('facts.newMeld'));
-      if (adds.length) { action.add = adds; labelCards(labels, '/action/add/0/cards', tm.add, t('facts.youAdd')); }
-    } else if (q === 'go_out') {
-      const tm = m.out;
-      const melds = nonEmpty(tm.melds);
-      const adds = !tm.concealed && tm.add.length ? [{ to: tm.addTo, cards: tm.add }] : [];
-      if (!melds.length && !adds.length && !tm.discard.length) throw new Problem(t('out.first'), 'out-meld-0');
-      const hand = flat(melds).concat(flat(adds.map((a) => a.cards)), tm.discard);
-      const opened = !tm.concealed && (tm.opened || 'yes') === 'yes';
-      const team = opened ? tableMelds(tm, hand, labels, '/situation/team/melds') : [];
-      situation.team = { score: teamScore(), melds: team };
-      situation.player = { hand, has_melded: opened };
-      situation.turn = { drew: 'stock', cards_from_pile: [] };
-      action = { type: 'go_out', melds };
-      labelMelds(labels, '/action/melds', melds, t('facts.newMeld'));
-      labelCards(labels, '/situation/player/hand', hand, t('seg.hand'));
-      if (adds.length) { action.add = adds; labelCards(labels, '/action/add/0/cards', tm.add, t('facts.youAdd')); }
-      if (tm.discard.length) { action.discard = tm.discard[0]; labels['/action/discard'] = t('label.discard', { card: A.cardShort(tm.discard[0]) }); }
-    } else {
-      const tm = m.discard;
-      if (!tm.card.length) throw new Problem(t('discard.first'), 'field-card');
-      const team = tableMelds(tm, tm.card, labels, '/situation/team/melds');
-      situation.team = { score: teamScore(), melds: team };
-      situation.player = { hand_count: Number(tm.left) + 1 };
-      situation.turn = { drew: 'stock', cards_from_pile: [] };
-      action = { type: 'discard', card: tm.card[0] };
-      labels['/action/card'] = t('label.discard', { card: A.cardShort(tm.card[0]) });
-    }
-    Object.keys(houseRules()).forEach((name) => { labels[`/house_rules/${name}`] = A.openPoints.question(name); });
-    return { situation, action, labels };
-  }
-
-  // ==========================================================================================
-  // Asking the referee
-
-  /** Show the entry problem beside its cause and move focus there. */
-  function showProblem(e) {
-    if (e.fieldId === 'variant') {
-      A.showError(byId('variant-error'), e.message, byId('variant-choices').querySelector('input'));
-      return;
-    }
-    if (A.fieldError(e.fieldId, e.message)) return;
-    const field = byId(e.fieldId);
-    const slot = byId('facts-error');
-    if (field) field.after(slot);
-    A.showError(slot, e.message, field && field.querySelector('button') ? field.querySelector('button') : slot);
-  }
-
-  async function submit(ev) {
-    if (ev) ev.preventDefault();
-    byId('facts-error').hidden = true;
-    document.querySelectorAll('#facts .field-error').forEach((x) => { x.hidden = true; });
-    let built;
-    try {
-      built = buildRequest();
-    } catch (e) {
-      if (!(e instanceof Problem)) throw e;
-      showProblem(e);
-      return;
-    }
-    const body = { situation: built.situation, action: built.action };
-    const house = houseRules();
-    if (Object.keys(house).length) body.house_rules = house;
-    A.ruling.ask(m.variant, body, built.labels, {
-      question: m.question,
-      answer: (name, value) => { setHouseRule(name, value); submit(); },
-    });
-  }
-
-  // ==========================================================================================
-
-  function init() {
-    // No variant is chosen for the player on a first visit: a ruling under the wrong rules is worse
-    // than one more tap. The last choice (on either tab) is remembered.
-    const saved = A.recall('cr.variant', null);
-    m.variant = saved && (saved === 'all' || A.cache.byId[saved]) ? saved : null;
+function show() {
+  // The other tab may have changed the shared variant.
+  const saved = recall('cr.variant', null);
+  if (saved && saved !== m.variant && cache.byId[saved]) {
+    m.variant = saved;
     renderVariantChoices();
-    renderQuestionChoices();
-    setVariant(m.variant);
-    byId('facts').addEventListener('submit', submit);
+    setVariant(saved);
   }
+  if (form) form.limits = limitsFor(m.variant);
+}
 
-  function show() {
-    // The other tab may have changed the shared variant.
-    const saved = A.recall('cr.variant', null);
-    if (saved && saved !== m.variant && A.cache.byId[saved]) {
-      m.variant = saved;
-      renderVariantChoices();
-      setVariant(saved);
-    }
-    if (form) form.limits = A.limitsFor(m.variant);
-  }
+/** The language changed: draw the words again (the facts stay). */
+function relabel() { renderVariantChoices(); renderQuestionChoices(); renderHouse(); renderFacts(); ruling.relabel(); }
 
-  /** The language changed: draw the words again (the facts stay). */
-  function relabel() { renderVariantChoices(); renderQuestionChoices(); renderHouse(); renderFacts(); }
+on('data-changed', () => view.dataChanged());
 
-  A.views.settle = { init, show, relabel, dataChanged() { if (form) { form.limits = A.limitsFor(m.variant); form.render(); } } };
-  A.settleModel = m;
-}());
+export const view = { init, show, relabel, dataChanged() { if (form) { form.limits = limitsFor(m.variant); form.render(); } } };

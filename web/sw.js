@@ -7,6 +7,7 @@
  *
  *   the page and its files   cache first (their URLs carry a content hash)
  *   GET /v1/variants*, /v1/matrix   cache first within a data version (fetched on first use)
+ *   /web/engine/<version>/*   cache first (the page keeps them there; their URLs carry a version)
  *   everything else (rulings, scores)   the network, untouched
  */
 'use strict';
@@ -16,6 +17,8 @@ const DATA_VERSION = '__DATA_VERSION__';
 const SHELL = ['__SHELL__'];
 const SHELL_CACHE = `cr-shell-${VERSION}`;
 const DATA_CACHE = `cr-data-${DATA_VERSION}`;
+const ENGINE = '__ENGINE__'; // the offline engine's version ('' when the server has none)
+const ENGINE_CACHE = `cr-engine-${ENGINE}`; // filled by the page (web/engine.js), with its progress shown
 const MATCH = { ignoreVary: true };
 
 function isData(url) {
@@ -50,7 +53,7 @@ self.addEventListener('install', (event) => {
 
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
-    const keep = [SHELL_CACHE, DATA_CACHE];
+    const keep = [SHELL_CACHE, DATA_CACHE, ENGINE_CACHE];
     await Promise.all((await caches.keys()).filter((n) => n.startsWith('cr-') && !keep.includes(n)).map((n) => caches.delete(n)));
     await self.clients.claim();
   })());
@@ -86,6 +89,8 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(cacheFirst(SHELL_CACHE, request, '/'));
   } else if (/^\/web\/.+\.[0-9a-f]{10}\.[a-z0-9]+$/.test(url.pathname)) {
     event.respondWith(cacheFirst(SHELL_CACHE, request, url.pathname));
+  } else if (ENGINE && url.pathname.startsWith(`/web/engine/${ENGINE}/`)) {
+    event.respondWith(cacheFirst(ENGINE_CACHE, request, url.pathname));
   } else if (isData(url)) {
     event.respondWith(cacheFirst(DATA_CACHE, request, dataKey(url), true));
   }

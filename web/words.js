@@ -6,81 +6,79 @@
  * pointer's parts, and at worst to "this entry". Text that comes from the service is marked
  * data-server (it is in the reader's language once the service localizes it).
  */
-(function () {
-  'use strict';
+import { variantName } from './api.js';
+import { SUITS } from './cards.js';
+import { h } from './dom.js';
+import { capitalise, t } from './i18n.js';
 
-  const A = window.CanastaReferee;
-  const { h } = A;
-  const t = (...args) => A.t(...args);
 
-  const SEGMENTS = ['situation', 'action', 'team', 'opponents', 'player', 'hand', 'melds', 'discard_pile', 'with',
-    'add', 'cards', 'card', 'discard', 'rounds', 'teams', 'went_out', 'concealed', 'red_threes', 'melded_points',
-    'hand_points', 'natural_canastas', 'mixed_canastas', 'name', 'score', 'house_rules', 'turn', 'first_round',
-    'players', 'variant', 'drew', 'has_melded', 'stock_count', 'hand_count', 'cards_from_pile', 'penalties'];
+const SEGMENTS = ['situation', 'action', 'team', 'opponents', 'player', 'hand', 'melds', 'discard_pile', 'with',
+  'add', 'cards', 'card', 'discard', 'rounds', 'teams', 'went_out', 'concealed', 'red_threes', 'melded_points',
+  'hand_points', 'natural_canastas', 'mixed_canastas', 'name', 'score', 'house_rules', 'turn', 'first_round',
+  'players', 'variant', 'drew', 'has_melded', 'stock_count', 'hand_count', 'cards_from_pile', 'penalties'];
 
-  function segmentWords(p) {
-    if (/^\d+$/.test(p)) return t('pointer.nth', { n: Number(p) + 1 });
-    return SEGMENTS.includes(p) ? t(`seg.${p}`) : null;
-  }
+function segmentWords(p) {
+  if (/^\d+$/.test(p)) return t('pointer.nth', { n: Number(p) + 1 });
+  return SEGMENTS.includes(p) ? t(`seg.${p}`) : null;
+}
 
-  function humanPointer(pointer, labels) {
-    if (labels) {
-      if (labels[pointer]) return labels[pointer];
-      // The longest labelled prefix: "/action/melds/0" labels "/action/melds/0/2" too.
-      let best = null;
-      for (const key of Object.keys(labels)) {
-        if (key && pointer.startsWith(`${key}/`) && (!best || key.length > best.length)) best = key;
-      }
-      if (best) {
-        const rest = pointer.slice(best.length + 1).split('/').map(segmentWords);
-        if (rest.every(Boolean)) return [labels[best]].concat(rest).join(' \u203a ');
-        return labels[best];
-      }
+function humanPointer(pointer, labels) {
+  if (labels) {
+    if (labels[pointer]) return labels[pointer];
+    // The longest labelled prefix: "/action/melds/0" labels "/action/melds/0/2" too.
+    let best = null;
+    for (const key of Object.keys(labels)) {
+      if (key && pointer.startsWith(`${key}/`) && (!best || key.length > best.length)) best = key;
     }
-    if (!pointer) return t('pointer.whole');
-    const parts = pointer.split('/').slice(1).map(segmentWords);
-    return parts.every(Boolean) ? parts.join(' \u203a ') : t('pointer.whole');
-  }
-
-  /** A problem box: what went wrong, and for each field at fault where it is and why. */
-  function problemBox(problem, labels) {
-    const box = h('div', { class: 'problem', role: 'alert' });
-    const title = problem.type && /impossible-input|validation-failed/.test(problem.type)
-      ? t('problem.cannotRule') : (problem.title || t('problem.generic'));
-    box.appendChild(h('p', { class: 'problem-title', dataset: problem.type ? { server: '' } : {} }, title));
-    const errors = Array.isArray(problem.errors) ? problem.errors : [];
-    if (errors.length) {
-      const list = h('ul', { class: 'problem-list' });
-      errors.forEach((e) => {
-        list.appendChild(h('li', null, h('strong', null, `${A.capitalise(humanPointer(e.pointer || '', labels))}: `),
-          h('span', { dataset: { server: '' } }, serverWords(e.detail || ''))));
-      });
-      box.appendChild(list);
-    } else if (problem.detail) {
-      box.appendChild(h('p', { dataset: problem.type ? { server: '' } : {} }, serverWords(problem.detail)));
+    if (best) {
+      const rest = pointer.slice(best.length + 1).split('/').map(segmentWords);
+      if (rest.every(Boolean)) return [labels[best]].concat(rest).join(' \u203a ');
+      return labels[best];
     }
-    return box;
   }
+  if (!pointer) return t('pointer.whole');
+  const parts = pointer.split('/').slice(1).map(segmentWords);
+  return parts.every(Boolean) ? parts.join(' \u203a ') : t('pointer.whole');
+}
 
-  /** The service's sentence with its card codes as players write cards: "9S 9H JK" -> "9♠ 9♥ Joker". */
-  function serverWords(text) {
-    if (typeof text !== 'string') return text;
-    return text.replace(/(?<![\w/])(10|[2-9AKQJT])([SHDC])(?![\w/])/g, (m, rank, suit) => `${rank === 'T' ? '10' : rank}${A.SUITS.find((x) => x.code === suit).sym}`)
-      .replace(/(?<![\w/])JK(?![\w/])/g, t('card.joker.short'));
+/** A problem box: what went wrong, and for each field at fault where it is and why. */
+function problemBox(problem, labels) {
+  const box = h('div', { class: 'problem', role: 'alert' });
+  const title = problem.type && /impossible-input|validation-failed/.test(problem.type)
+    ? t('problem.cannotRule') : (problem.title || t('problem.generic'));
+  box.appendChild(h('p', { class: 'problem-title', dataset: problem.type ? { server: '' } : {} }, title));
+  const errors = Array.isArray(problem.errors) ? problem.errors : [];
+  if (errors.length) {
+    const list = h('ul', { class: 'problem-list' });
+    errors.forEach((e) => {
+      list.appendChild(h('li', null, h('strong', null, `${capitalise(humanPointer(e.pointer || '', labels))}: `),
+        h('span', { dataset: { server: '' } }, serverWords(e.detail || ''))));
+    });
+    box.appendChild(list);
+  } else if (problem.detail) {
+    box.appendChild(h('p', { dataset: problem.type ? { server: '' } : {} }, serverWords(problem.detail)));
   }
+  return box;
+}
 
-  function sourceHref(c) { return `#source/${encodeURIComponent(c.variant)}/${c.start}/${c.end}`; }
+/** The service's sentence with its card codes as players write cards: "9S 9H JK" -> "9♠ 9♥ Joker". */
+function serverWords(text) {
+  if (typeof text !== 'string') return text;
+  return text.replace(/(?<![\w/])(10|[2-9AKQJT])([SHDC])(?![\w/])/g, (m, rank, suit) => `${rank === 'T' ? '10' : rank}${SUITS.find((x) => x.code === suit).sym}`)
+    .replace(/(?<![\w/])JK(?![\w/])/g, t('card.joker.short'));
+}
 
-  /** The cited sentence in its own language (never translated), its heading, and a link into the text. */
-  function citationBlock(c) {
-    return h('figure', { class: 'cite' },
-      h('blockquote', { lang: c.language }, c.quote),
-      h('figcaption', null,
-        h('span', { class: 'cite-where' }, A.variantName(c.variant),
-          c.section ? [' \u00b7 ', h('q', { lang: c.language }, c.section)] : null),
-        ' ',
-        h('a', { class: 'cite-link', href: sourceHref(c) }, t('cite.show'))));
-  }
+function sourceHref(c) { return `#source/${encodeURIComponent(c.variant)}/${c.start}/${c.end}`; }
 
-  Object.assign(A, { humanPointer, problemBox, citationBlock, sourceHref, serverWords });
-}());
+/** The cited sentence in its own language (never translated), its heading, and a link into the text. */
+function citationBlock(c) {
+  return h('figure', { class: 'cite' },
+    h('blockquote', { lang: c.language }, c.quote),
+    h('figcaption', null,
+      h('span', { class: 'cite-where' }, variantName(c.variant),
+        c.section ? [' \u00b7 ', h('q', { lang: c.language }, c.section)] : null),
+      ' ',
+      h('a', { class: 'cite-link', href: sourceHref(c) }, t('cite.show'))));
+}
+
+export { humanPointer, problemBox, citationBlock, sourceHref, serverWords };

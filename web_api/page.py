@@ -6,15 +6,19 @@ fetched from another host and no inline scripts or styles, so it runs under a
 
 What this module adds on the way out, so a phone on a slow link loads little:
 
-* **One script instead of twenty.** ``index.html`` lists the page's small modules
-  between ``<!-- bundle app.js -->`` and ``<!-- /bundle -->``; they are served
-  joined, in that order, as one file. On a 400 ms round trip every extra wave of
-  requests costs a visible pause (browsers open six connections per host).
+* **One script instead of twenty.** The page is ES modules (``web/*.js``, each importing what it
+  uses; ``web/boot.js`` is the entry). ``index.html`` names the entry between
+  ``<!-- bundle app.js -->`` and ``<!-- /bundle -->``; it is served as one module script holding
+  the whole import graph (:func:`bundle_modules`), because on a 400 ms round trip every wave of
+  module requests costs a visible pause. Each module keeps its own scope (a block), its imports
+  become reads of the modules before it, so the page still has no global name. The modules
+  themselves stay servable as they are, for reading and debugging.
 * **Versioned URLs.** Every ``/web/`` reference in the page becomes
   ``/web/<stem>.<hash>.<ext>``, where the hash is of the content. Those URLs never
   change meaning, so they are ``public, max-age=31536000, immutable``. A hash that
   is not the current one is a 404 (the service worker keeps whole versions).
-  ``/`` and the plain ``/web/<file>`` names stay ``no-cache`` with an ETag.
+  ``/`` and the plain ``/web/<file>`` names stay ``no-cache`` with an ETag, one per encoding
+  (identity, gzip and br bodies each have their own, so a revalidation never mixes them up).
 * **Compression.** The page's own files are compressed once per content, at the highest level
   (brotli 11 when the ``brotli`` package is installed and the browser accepts it, else gzip 9;
   :mod:`web_api.compression` chooses and remembers),
@@ -25,32 +29,49 @@ What this module adds on the way out, so a phone on a slow link loads little:
   it control ``/``. Its text carries the list of versioned files and a version that
   changes with them and with the service's rule data, so a deploy with new files
   or new variants installs a new worker, which caches afresh and drops the old caches.
+* **The offline engine** (when ``scripts/install-engine-runtime`` has put it in
+  ``phone_engine/build/``): Pyodide's core and the project's archive, served from
+  ``/web/engine/<version>/<file>`` (the version is a hash of all of them: ``immutable``), each
+  in the smaller of its precompressed forms the browser accepts. The page learns the version
+  and the files' sizes from a ``<meta name="engine">`` this module adds to ``index.html``;
+  without the engine there is no such meta, and the page says it rules online only.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html as html_escape
 import json
+import os
 import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from flask import Blueprint, Response, abort, current_app, request
+from werkzeug.wsgi import wrap_file
 
 from . import compression
 from .caching import REVALIDATE
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+ENGINE_DIR = Path(__file__).resolve().parent.parent / "phone_engine" / "build"
+ENGINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
+                "referee.zip")
 IMMUTABLE = "public, max-age=31536000, immutable"
 SERVICE_WORKER = "sw.js"
 PAGE_LEVEL = {"br": 11, "gzip": 9}  # the page's files are few and fixed: compressed once, as small as can be
 
 _BUNDLE = re.compile(r"<!-- bundle (\S+) -->(.*?)<!-- /bundle -->", re.S)
-_SCRIPT = re.compile(r'<script src="/web/([^"]+)" defer></script>')
+_SCRIPT = re.compile(r'<script type="module" src="/web/([^"]+)"></script>')
+_IMPORT = re.compile(r"^import\s+(?:\{([^}]*)\}|(\w+))\s+from\s+'(\./[^']+)';[ \t]*$", re.M)
+_EXPORT_DECL = re.compile(r"^export\s+((?:async\s+)?function\*?|const|class)\s+(\w+)", re.M)
+_EXPORT_LIST = re.compile(r"^export\s+\{([^}]*)\};[ \t]*$", re.M)
+_EXPORT_DEFAULT = re.compile(r"^export\s+default\s+", re.M)
 _REF = re.compile(r'((?:src|href|content)=")/web/([^"#?]+)(")')
 _HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{10})\.(?P<ext>[a-z0-9]+)$")
-_TYPES = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml", "html": "text/html",
+_TYPES = {"js": "text/javascript", "mjs": "text/javascript", "wasm": "application/wasm", "zip": "application/zip",
+          "css": "text/css", "svg": "image/svg+xml", "html": "text/html",
           "json": "application/json", "webmanifest": "application/manifest+json", "png": "image/png"}
 
 bp = Blueprint("page", __name__)
@@ -76,6 +97,9 @@ class Assets:
     worker_template: str = ""
     tags: dict[int, str] = field(default_factory=dict)  # id(body) -> its ETag: each body hashed once
     worker: bytes | None = None  # rendered on first request (it needs the app's rule data)
+    engine: str = ""  # the offline engine's version ("" when it is not installed)
+    engine_sizes: dict[str, int] = field(default_factory=dict)  # its files' sizes, for the page's progress bar
+    bundled: list[str] = field(default_factory=list)  # the modules the bundle holds (not cached on their own)
 
     def tag(self, data: bytes) -> str:
         hit = self.tags.get(id(data))
@@ -84,29 +108,136 @@ class Assets:
         return hit
 
 
+def engine_dir() -> Path:
+    return Path(os.environ.get("CANASTA_ENGINE_DIR") or ENGINE_DIR)
+
+
+def _engine_stamp() -> tuple:
+    """The engine's files as (name, mtime, size), or () when any is missing (not installed)."""
+    out = []
+    for name in ENGINE_FILES:
+        try:
+            st = (engine_dir() / name).stat()
+        except OSError:
+            return ()
+        out.append((name, st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
 def _stamp() -> tuple:
     files = []
     for p in WEB_DIR.rglob("*"):
         st = p.stat()
         if stat.S_ISREG(st.st_mode):
             files.append((str(p.relative_to(WEB_DIR)), st.st_mtime_ns, st.st_size))
-    return tuple(sorted(files))
+    return (tuple(sorted(files)), _engine_stamp())
+
+
+def _engine_version(engine: tuple) -> str:
+    """A hash of the engine's bytes: the same in every worker process and on every machine."""
+    h = hashlib.sha256()
+    for name, _, _ in engine:
+        with open(engine_dir() / name, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+    return h.hexdigest()[:12]
+
+
+class ModuleError(ValueError):
+    """A page module the bundler cannot take (a form of import or export it does not know, a cycle)."""
+
+
+def _module_var(name: str) -> str:
+    return "__" + re.sub(r"\W", "_", name)
+
+
+def _module_parts(name: str, text: str) -> tuple[list[str], str]:
+    """A module's dependencies, and its body with imports read from them and exports collected."""
+    folder = name.rpartition("/")[0]
+    deps: list[str] = []
+
+    def resolve(spec: str) -> str:
+        parts = [p for p in (folder.split("/") if folder else []) + spec.split("/") if p not in ("", ".")]
+        return "/".join(parts)
+
+    def imported(m: re.Match) -> str:
+        dep = resolve(m.group(3))
+        deps.append(dep)
+        if m.group(2):
+            return f"const {m.group(2)} = {_module_var(dep)}.default;"
+        names = ", ".join(f"{a.strip()}: {b.strip()}" if " as " in n else n.strip()
+                          for n in m.group(1).split(",") if n.strip() for a, _, b in [n.partition(" as ")])
+        return f"const {{ {names} }} = {_module_var(dep)};"
+
+    body = _IMPORT.sub(imported, text)
+    exported: list[str] = [m.group(2) for m in _EXPORT_DECL.finditer(body)]
+    body = _EXPORT_DECL.sub(lambda m: f"{m.group(1)} {m.group(2)}", body)
+
+    def listed(m: re.Match) -> str:
+        for n in m.group(1).split(","):
+            local, _, public = n.strip().partition(" as ")
+            if local:
+                exported.append(f"{public}: {local}" if public else local)
+        return ""
+
+    body = _EXPORT_LIST.sub(listed, body)
+    if _EXPORT_DEFAULT.search(body):
+        body = _EXPORT_DEFAULT.sub("const __default = ", body, count=1)
+        exported.append("default: __default")
+    if re.search(r"^\s*(import|export)\b", body, re.M):
+        raise ModuleError(f"web/{name}: an import or export the page's bundler does not know")
+    return deps, f"{body.rstrip()}\nObject.assign({_module_var(name)}, {{ {', '.join(exported)} }});\n"
+
+
+def bundle_modules(entry: str, files: dict[str, bytes]) -> tuple[bytes, list[str]]:
+    """The import graph from ``entry`` as one module script, dependencies first; and the modules in it.
+
+    Imports run one way (a cycle is refused): each module runs once, after what it imports, in its
+    own block, so its names stay its own; ``export let`` (a binding that changes) is not allowed.
+    """
+    order: list[str] = []
+    parts: dict[str, str] = {}
+    visiting: set[str] = set()
+
+    def visit(name: str, chain: tuple) -> None:
+        if name in parts:
+            return
+        if name in visiting:
+            raise ModuleError("web/ modules import each other in a circle: " + " -> ".join(chain + (name,)))
+        if name not in files:
+            raise ModuleError(f"web/{chain[-1] if chain else name} imports web/{name}, which does not exist")
+        visiting.add(name)
+        deps, body = _module_parts(name, files[name].decode("utf-8"))
+        for dep in deps:
+            visit(dep, chain + (name,))
+        visiting.discard(name)
+        parts[name] = body
+        order.append(name)
+
+    visit(entry, ())
+    out = ["const " + ", ".join(f"{_module_var(n)} = {{}}" for n in order) + ";\n"]
+    out += [f"/* web/{n} */\n{{\n{parts[n]}}}\n" for n in order]
+    return "".join(out).encode("utf-8"), order
 
 
 def _build(stamp: tuple) -> Assets:
     assets = Assets(stamp)
-    for name, _, _ in stamp:
+    web, engine = stamp
+    for name, _, _ in web:
         assets.files[name] = (WEB_DIR / name).read_bytes()
     html = assets.files["index.html"].decode("utf-8")
+    if engine:
+        assets.engine = _engine_version(engine)
+        assets.engine_sizes = {name: size for name, _, size in engine}
+        html = html.replace("</head>", _engine_meta(assets) + "\n</head>", 1)
 
     def bundle(match: re.Match) -> str:
         target, block = match.group(1), match.group(2)
-        parts = []
-        for src in _SCRIPT.findall(block):
-            # Each module is an IIFE ending in a newline; the comment names it for a stack trace reader.
-            parts.append(f"/* web/{src} */\n".encode() + assets.files[src].rstrip(b"\n") + b"\n")
-        assets.files[target] = b"".join(parts)
-        return f'<script src="/web/{target}" defer></script>'
+        entries = _SCRIPT.findall(block)
+        if len(entries) != 1:
+            raise ModuleError(f"index.html: the {target} bundle names {len(entries)} entry modules, not one")
+        assets.files[target], assets.bundled = bundle_modules(entries[0], assets.files)
+        return f'<script type="module" src="/web/{target}"></script>'
 
     html = _BUNDLE.sub(bundle, html)
     worker = assets.files.pop(SERVICE_WORKER, b"").decode("utf-8")
@@ -117,6 +248,11 @@ def _build(stamp: tuple) -> Assets:
     assets.index = html.encode("utf-8")
     assets.worker_template = worker
     return assets
+
+
+def _engine_meta(a: Assets) -> str:
+    about = {"base": f"/web/engine/{a.engine}/", "version": a.engine, "sizes": a.engine_sizes}
+    return f'<meta name="engine" content="{html_escape.escape(json.dumps(about, separators=(",", ":")))}">'
 
 
 def assets() -> Assets:
@@ -146,9 +282,7 @@ def _data_version() -> str:
 
 def _shell(a: Assets) -> list[str]:
     """What the worker stores on install: the page and every file it may load (not the bundled modules)."""
-    bundled = set()
-    for block in _BUNDLE.finditer(a.files["index.html"].decode("utf-8")):
-        bundled.update(_SCRIPT.findall(block.group(2)))
+    bundled = set(a.bundled)
     keep = [n for n in a.hashed if n not in bundled and n != "index.html"]
     return ["/"] + sorted(f"/web/{a.hashed[n]}" for n in keep)
 
@@ -161,10 +295,11 @@ def _worker(a: Assets) -> bytes:
 
 def _render_worker(a: Assets) -> bytes:
     shell = _shell(a)
-    version = _digest("\n".join(shell + [_data_version()]).encode(), 12)
+    version = _digest("\n".join(shell + [_data_version(), a.engine]).encode(), 12)
     text = (a.worker_template
             .replace("'__VERSION__'", json.dumps(version))
             .replace("'__DATA_VERSION__'", json.dumps(_data_version()))
+            .replace("'__ENGINE__'", json.dumps(a.engine))
             .replace("['__SHELL__']", json.dumps(shell)))
     return text.encode("utf-8")
 
@@ -176,12 +311,15 @@ def _send(a: Assets, data: bytes, mimetype: str, cache: str, etag: bool) -> Resp
     response.headers["Cache-Control"] = cache
     response.vary.add("Accept-Encoding")
     tag = a.tag(data)
+    coding = compression.choose_coding(request.accept_encodings) if len(data) > compression.MIN_SIZE else None
     if etag:
-        response.set_etag(tag)
-        if request.if_none_match.contains(tag):
+        # One ETag per encoding: the gzip and the brotli bodies are different bytes, and a cache
+        # that revalidates one must not be told it holds the other (RFC 9110, 8.8.3).
+        own = f"{tag}-{coding}" if coding else tag
+        response.set_etag(own)
+        if request.if_none_match.contains(own):
             response.status_code = 304
             return response
-    coding = compression.choose_coding(request.accept_encodings) if len(data) > compression.MIN_SIZE else None
     if coding:
         response.set_data(compression.remembered(tag, data, coding, PAGE_LEVEL[coding]))
         response.headers["Content-Encoding"] = coding
@@ -200,9 +338,32 @@ def index() -> Response:
     return _send(a, a.index, "text/html", REVALIDATE, etag=True)
 
 
+def _engine_file(a: Assets, version: str, name: str) -> Response:
+    """One file of the offline engine, in the smallest form the browser accepts (precompressed at set-up)."""
+    if not a.engine or version != a.engine or name not in a.engine_sizes:
+        abort(404)
+    path = engine_dir() / name
+    coding = compression.choose_coding(request.accept_encodings)
+    if coding and (engine_dir() / f"{name}.{'br' if coding == 'br' else 'gz'}").is_file():
+        path = engine_dir() / f"{name}.{'br' if coding == 'br' else 'gz'}"
+    else:
+        coding = None
+    fh = open(path, "rb")  # closed by the WSGI server with the response
+    response = Response(wrap_file(request.environ, fh), mimetype=_type_of(name), direct_passthrough=True)
+    response.content_length = path.stat().st_size
+    response.headers["Cache-Control"] = IMMUTABLE
+    response.vary.add("Accept-Encoding")
+    if coding:
+        response.headers["Content-Encoding"] = coding
+    return response
+
+
 @bp.get("/web/<path:name>")
 def web_file(name: str) -> Response:
     a = assets()
+    parts = name.split("/")
+    if len(parts) == 3 and parts[0] == "engine":
+        return _engine_file(a, parts[1], parts[2])
     if name == SERVICE_WORKER:
         response = _send(a, _worker(a), "text/javascript", REVALIDATE, etag=True)
         response.headers["Service-Worker-Allowed"] = "/"

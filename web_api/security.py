@@ -61,7 +61,10 @@ from .problems import problem_response
 from .request_id import HEADER as REQUEST_ID_HEADER
 from .request_id import request_id_of
 
-PAGE_CSP = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
+# 'wasm-unsafe-eval': the page's Web Worker compiles the offline engine's WebAssembly (Pyodide); it
+# allows WebAssembly compilation only, not eval() or new Function().
+PAGE_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; frame-ancestors 'none'; base-uri 'none'; "
+            "form-action 'self'; object-src 'none'")
 API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
 NO_STORE = "no-store"

@@ -30,7 +30,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 INSTALL_HINT = ("run `bash scripts/install-browser` (installs Debian's chromium with apt-get; needs root), "
                 "then `.venv/bin/pip install -r requirements-dev.txt axe-playwright-python==0.1.8`")
 # Deliberate test conditions, not defects: a page told it is offline logs failed loads.
-EXPECTED_CONSOLE = re.compile(r"net::ERR_INTERNET_DISCONNECTED|Failed to fetch|status of 4\d\d")
+EXPECTED_CONSOLE = re.compile(r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED|Failed to fetch|status of 4\d\d")
 
 
 @pytest.fixture(scope="session")

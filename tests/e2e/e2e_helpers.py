@@ -56,7 +56,7 @@ PACKS_SCRIPT = """() => {
     name: 'x', team: 'x', label: 'x', what: 'x', value: 'x', points: 5, max: 9, total: 9, target: 9, round: 1,
     status: 400, verdict: 'x', language: 'x', q: 'x', a: 'x', all: true };
   const out = {};
-  for (const [l, p] of Object.entries(window.CanastaReferee.i18n.packs)) {
+  for (const [l, p] of Object.entries(window.packs)) {
     out[l] = {};
     for (const [k, v] of Object.entries(p)) out[l][k] = typeof v === 'function' ? v(sample) : v;
   }
@@ -65,13 +65,15 @@ PACKS_SCRIPT = """() => {
 
 
 def read_packs(browser) -> dict[str, dict[str, str]]:
-    """The page's strings per language, from web/i18n/*.js run in a blank page (functions called with sample values)."""
+    """The page's strings per language, from the modules web/i18n/*.js run in a blank page (functions
+    called with sample values). Each pack is the module's default export; here it is run as a script."""
     context = browser.new_context()
     try:
         page = context.new_page()
-        page.evaluate("window.CanastaReferee = { i18n: { packs: {} } }")
+        page.evaluate("window.packs = {}")
         for lang in ("en", "sv", "nb", "da"):
-            page.add_script_tag(content=(WEB / "i18n" / f"{lang}.js").read_text(encoding="utf-8"))
+            text = (WEB / "i18n" / f"{lang}.js").read_text(encoding="utf-8")
+            page.add_script_tag(content="{" + text.replace("export default ", f"window.packs.{lang} = ", 1) + "}")
         return page.evaluate(PACKS_SCRIPT)
     finally:
         context.close()

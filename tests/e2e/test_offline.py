@@ -1,5 +1,8 @@
 """No signal, still a page: the service worker keeps the page, the rules and the game.
 
+These tests are about a server without the offline engine (tests/e2e/test_engine_offline.py has
+the engine's): the page, the rules and the typed rounds are kept, and what needs the referee waits.
+
 The network is cut with Playwright's offline emulation (the page, its service worker and
 the HTTP cache all see it). Nothing typed is lost: a round saved offline waits as "not yet
 checked" and is scored when the connection returns; a half-entered round survives a reload.
@@ -28,7 +31,13 @@ def wait_until_kept_offline(page):
     }""", timeout=20_000, polling=250)
 
 
-def test_offline_reload_opens_the_page_the_game_and_the_rules_and_scores_later(phone, screenshots):
+def without_engine(monkeypatch, tmp_path):
+    """A server without the offline engine (its runtime not installed): what waits for a connection waits."""
+    monkeypatch.setenv("CANASTA_ENGINE_DIR", str(tmp_path))
+
+
+def test_offline_reload_opens_the_page_the_game_and_the_rules_and_scores_later(phone, screenshots, monkeypatch, tmp_path):
+    without_engine(monkeypatch, tmp_path)
     page, base = phone
     open_page(page, base, "#score")
     start_game(page, "sv-classic")
@@ -92,7 +101,8 @@ def test_offline_reload_opens_the_page_the_game_and_the_rules_and_scores_later(p
     page.screenshot(path=screenshots / "d2-offline-round-scored.png")
 
 
-def test_a_ruling_without_a_connection_says_so_and_keeps_the_facts(phone):
+def test_a_ruling_without_a_connection_says_so_and_keeps_the_facts(phone, monkeypatch, tmp_path):
+    without_engine(monkeypatch, tmp_path)
     page, base = phone
     open_page(page, base)
     page.locator("label[for=variant-sv-classic]").tap()
@@ -107,3 +117,29 @@ def test_a_ruling_without_a_connection_says_so_and_keeps_the_facts(phone):
     page.context.set_offline(False)
     page.locator("#rule-button").tap()
     expect(page.locator("#ruling .verdict")).to_be_visible()
+
+
+def test_requests_that_fail_count_as_offline_even_when_the_phone_says_online(phone, monkeypatch, tmp_path):
+    """A captive portal or a dead mobile link: navigator.onLine stays true, but nothing answers.
+
+    Every request is made to fail with Playwright's request interception; the page must say it
+    is offline because its requests fail, and say it is back once one succeeds.
+    """
+    without_engine(monkeypatch, tmp_path)
+    page, base = phone
+    open_page(page, base)
+    page.locator("label[for=variant-sv-classic]").tap()
+    page.locator('#field-top .kind[data-kind="8"]').tap()
+    expect(page.locator("#net-status")).to_be_hidden()
+
+    page.context.route("**/*", lambda route: route.abort("failed"))
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .problem")).to_be_visible()
+    expect(page.locator("#net-status")).to_be_visible()
+    expect(page.locator("#net-status")).to_contain_text("Offline")
+    assert page.evaluate("navigator.onLine") is True  # the line tells the truth although the phone says online
+
+    page.context.unroute("**/*")
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .verdict")).to_be_visible()
+    expect(page.locator("#net-status")).to_be_hidden()

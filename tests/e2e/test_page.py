@@ -29,6 +29,7 @@ TAP_BUDGET = 6  # taps from opening the page to the frozen-pile verdict
 def test_frozen_pile_dispute_under_no_pagat_then_every_variant(phone, screenshots):
     page, base = phone
     open_page(page, base)
+    assert page.evaluate("typeof window.CanastaReferee") == "undefined"  # ES modules: no global namespace
     page.screenshot(path=screenshots / "a0-first-screen.png")
     tap = Taps(page)
 
@@ -122,7 +123,7 @@ def test_picker_disables_cards_the_deck_has_used_up(phone):
     open_page(page, base)
     page.locator("label[for=variant-no-pagat]").tap()
     expect(page.locator("#settle-house")).to_have_count(1)
-    page.wait_for_function("() => window.CanastaReferee.cache.matrix !== null")  # deck sizes come with the matrix
+    page.wait_for_function("() => document.documentElement.dataset.matrix !== undefined")  # deck sizes come with the matrix
     tap = Taps(page)
     pick(tap, page.locator("#field-top"), "K")
     hand = page.locator("#field-with")

@@ -31,7 +31,8 @@ def test_index_is_served_at_root_with_versioned_files(client):
     assert files, "the page loads no files"
     for url in files:
         assert re.search(r"\.[0-9a-f]{10}\.[a-z]+$", url), f"{url} carries no content hash"
-    # The modules arrive as one script (one request on a slow link), not twenty.
+    # The modules arrive as one module script (one request on a slow link), not twenty.
+    assert len(re.findall(r'<script type="module" src="/web/app\.[0-9a-f]{10}\.js"></script>', html)) == 1, html
     assert len(re.findall(r"<script ", html)) == 1, html
 
 
@@ -44,7 +45,7 @@ def test_versioned_files_are_immutable_and_match_the_sources(client):
     bundle = next(u for u in refs(html) if u.endswith(".js"))
     body = client.get(bundle).get_data(as_text=True)
     for module in ("dom.js", "i18n/sv.js", "picker.js", "boot.js"):
-        assert (WEB / module).read_text(encoding="utf-8").strip() in body, f"{module} is not in the bundle"
+        assert f"/* web/{module} */" in body, f"{module} is not in the bundle"
 
 
 def test_a_stale_version_is_a_404_problem(client):
@@ -77,6 +78,29 @@ def test_unchanged_page_costs_a_304(client):
     again = client.get("/", headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304
     assert again.get_data() == b""
+
+
+@pytest.mark.parametrize("path", ["/", "/web/style.css", "/web/sw.js"])
+def test_each_encoding_has_its_own_etag(client, path):
+    """identity, gzip and br bodies are different bytes: each has its own strong ETag, each revalidates alone."""
+    codings = ["identity", "gzip"]
+    try:
+        import brotli  # noqa: F401
+        codings.append("br")
+    except ImportError:
+        pass
+    tags = {}
+    for coding in codings:
+        first = client.get(path, headers={"Accept-Encoding": coding})
+        assert first.headers.get("Content-Encoding", "identity") == coding, coding
+        tags[coding] = first.headers["ETag"]
+        assert not tags[coding].startswith("W/"), "a strong ETag: the bytes are exactly these"
+        again = client.get(path, headers={"Accept-Encoding": coding, "If-None-Match": tags[coding]})
+        assert again.status_code == 304, coding
+    assert len(set(tags.values())) == len(codings), tags
+    # A tag of one encoding does not revalidate another: the body is sent again, in the encoding asked for.
+    crossed = client.get(path, headers={"Accept-Encoding": "gzip", "If-None-Match": tags["identity"]})
+    assert crossed.status_code == 200 and crossed.headers["Content-Encoding"] == "gzip"
 
 
 @pytest.mark.parametrize("name,mimetype", [("dom.js", "text/javascript"), ("style.css", "text/css"),
@@ -181,3 +205,59 @@ def test_the_worker_changes_when_the_services_variants_change(tmp_path):
     assert worker["all"] != worker["fewer"]
     again = create_app({"TESTING": True, "VARIANTS_DIR": str(source)}).test_client().get("/web/sw.js").get_data(as_text=True)
     assert f'const DATA_VERSION = "{worker["all"]}";' in again  # the same data, the same version
+
+
+def test_the_engine_is_served_versioned_compressed_and_announced(client):
+    """With the runtime installed (scripts/install-engine-runtime), the page learns where it is and how big."""
+    import json
+    from html import unescape
+
+    from web_api.page import ENGINE_FILES, engine_dir
+
+    if not all((engine_dir() / n).is_file() for n in ENGINE_FILES):
+        pytest.fail("the offline engine is not installed: run `bash scripts/install-engine-runtime .venv/bin/python`",
+                    pytrace=False)
+    html = client.get("/").get_data(as_text=True)
+    about = json.loads(unescape(re.search(r'<meta name="engine" content="([^"]+)">', html).group(1)))
+    assert set(about["sizes"]) == set(ENGINE_FILES)
+    wasm = client.get(about["base"] + "pyodide.asm.wasm", headers={"Accept-Encoding": "gzip, br"})
+    assert wasm.status_code == 200 and wasm.mimetype == "application/wasm"
+    assert wasm.headers["Cache-Control"] == IMMUTABLE
+    assert wasm.headers.get("Content-Encoding") in ("br", "gzip")
+    assert int(wasm.headers["Content-Length"]) < about["sizes"]["pyodide.asm.wasm"] / 2
+    plain = client.get(about["base"] + "referee.zip")
+    assert plain.mimetype == "application/zip" and len(plain.get_data()) == about["sizes"]["referee.zip"]
+    assert client.get(about["base"] + "pyodide.mjs").mimetype == "text/javascript"
+    assert client.get("/web/engine/0123456789ab/referee.zip").status_code == 404  # another version
+    assert client.get(about["base"] + "package.json").status_code == 404  # only the engine's own files
+    # WebAssembly may be compiled by the page's worker; nothing else is loosened.
+    csp = client.get("/").headers["Content-Security-Policy"]
+    assert "script-src 'self' 'wasm-unsafe-eval';" in csp and "unsafe-eval'" not in csp.replace("'wasm-unsafe-eval'", "")
+
+
+def test_without_the_engine_the_page_has_no_engine_meta(client, monkeypatch, tmp_path):
+    monkeypatch.setenv("CANASTA_ENGINE_DIR", str(tmp_path))
+    html = client.get("/").get_data(as_text=True)
+    assert 'name="engine"' not in html
+    assert client.get("/web/engine/0123456789ab/referee.zip").status_code == 404
+
+
+def test_the_page_is_es_modules_with_imports_running_one_way():
+    """Every page script is a module that imports what it uses; none writes a global; the graph has no cycle."""
+    from web_api.page import ModuleError, bundle_modules
+
+    files = {str(p.relative_to(WEB)): p.read_bytes() for p in WEB.rglob("*.js")}
+    for name, data in files.items():
+        text = data.decode("utf-8")
+        assert "window.CanastaReferee" not in text and "(function () {" not in text, f"{name} is still a script"
+        assert not re.search(r"^export\s+(let|var)\b", text, re.M), f"{name} exports a binding that changes"
+    body, order = bundle_modules("boot.js", files)
+    assert order[-1] == "boot.js" and {"settle.js", "score.js", "rules.js", "engine.js", "store.js"} <= set(order)
+    for name in order:  # each module after what it imports
+        for dep in re.findall(r"^import .* from '\./([^']+)';$", files[name].decode("utf-8"), re.M):
+            target = str((Path(name).parent / dep)).lstrip("./") if "/" in name else dep
+            assert order.index(target) < order.index(name), (name, dep)
+    cyclic = {"a.js": b"import { b } from './b.js';\nexport const a = 1;\n",
+              "b.js": b"import { a } from './a.js';\nexport const b = 2;\n"}
+    with pytest.raises(ModuleError, match="circle"):
+        bundle_modules("a.js", cyclic)

@@ -90,7 +90,7 @@ def test_an_entry_no_deck_allows_is_warned_about_but_not_blocked(phone):
     page, base = phone
     open_page(page, base, "#score")
     start_game(page, "sv-classic")
-    page.wait_for_function("() => window.CanastaReferee.cache.matrix !== null")
+    page.wait_for_function("() => document.documentElement.dataset.matrix !== undefined")
     enter_counts(page, 0, natural=1, melded=12345)
     expect(page.locator("#warn-0 .warning")).to_contain_text("12,345 melded points is more than the whole deck is worth")
     enter_counts(page, 1, natural=15)
