@@ -123,13 +123,13 @@ def floor_app():
 
 def _import_tables():
     sys.path[:0] = [str(ROOT), str(TESTS)]
-    from ruling_table import HOUSE_RULES, ROWS  # noqa: PLC0415
+    from ruling_table import HOUSE_RULES, ROWS, payloads  # noqa: PLC0415
 
     try:
         from test_scoring import CASES as SCORE_CASES  # noqa: PLC0415
     except Exception:  # noqa: BLE001 -- the scoring table is optional; fall back to one round
         SCORE_CASES = []
-    return ROWS, HOUSE_RULES, SCORE_CASES
+    return ROWS, HOUSE_RULES, SCORE_CASES, payloads
 
 
 FALLBACK_ROUND = {
@@ -141,7 +141,7 @@ FALLBACK_ROUND = {
 
 def build_workloads() -> dict[str, dict]:
     """``{label: {"method", "path", "bodies": [bytes], "mix": str}}``; bodies answered 200 in-process."""
-    rows, house_rules, score_cases = _import_tables()
+    rows, house_rules, score_cases, matrix_payloads = _import_tables()
     from adjudicator.variants import load_all  # noqa: PLC0415
     from web_api import create_app  # noqa: PLC0415
 
@@ -159,13 +159,7 @@ def build_workloads() -> dict[str, dict]:
                 kept.append(payload)
         return bodies, kept
 
-    adjudicate = []
-    for name, situation, action, _rule, _codes in rows:
-        for vid in variants:
-            payload = {"variant": vid, "situation": situation, "action": action}
-            if house_rules.get(name):
-                payload["house_rules"] = house_rules[name]
-            adjudicate.append(payload)
+    adjudicate = matrix_payloads(variants)
     adj_bodies, adj_kept = keep_ok("/v1/adjudicate", adjudicate)
 
     compare = []

@@ -234,3 +234,15 @@ ROWS += [
     ("has melded although the team has no melds", drawn(**UNOPENED, player={"hand": H["hand"], "has_melded": True}),
      {"type": "discard", "card": "5C"}, None, "422 422 422 422"),
 ]
+
+
+def payloads(variant_ids) -> list[dict]:
+    """Every row of the matrix as a ``/v1/adjudicate`` body under each variant, with the row's house rules."""
+    out = []
+    for name, situation, action, _rule, _codes in ROWS:
+        for vid in variant_ids:
+            body = {"variant": vid, "situation": situation, "action": action}
+            if HOUSE_RULES.get(name):
+                body["house_rules"] = HOUSE_RULES[name]
+            out.append(body)
+    return out

@@ -11,21 +11,14 @@ import pytest
 from adjudicator.model.messages import code_of
 from adjudicator.variants import load_all
 from problems import assert_problem
-from ruling_table import HOUSE_RULES, ROWS
+from ruling_table import payloads as matrix_payloads
 
 VARIANT_IDS = list(load_all())
 WORDS = {"summary", "explanation", "note", "explanations", "question", "label"}  # the members that are sentences
 
 
 def payloads() -> list[dict]:
-    out = []
-    for name, situation, action, _rule, _codes in ROWS:
-        for vid in VARIANT_IDS:
-            body = {"variant": vid, "situation": situation, "action": action}
-            if HOUSE_RULES.get(name):
-                body["house_rules"] = HOUSE_RULES[name]
-            out.append(body)
-    return out
+    return matrix_payloads(VARIANT_IDS)
 
 
 def without_words(value):
