@@ -593,4 +593,14 @@ function relabel() { renderVariantChoices(); renderQuestionChoices(); renderHous
 
 on('data-changed', () => view.dataChanged());
 
-export const view = { init, show, relabel, dataChanged() { if (form) { form.limits = limitsFor(m.variant); form.render(); } } };
+/** Rule data arrived: the card pickers are drawn again only if the deck's limits changed, so a form being
+ *  filled in is not redrawn under the player's finger. */
+function dataChanged() {
+  if (!form) return;
+  const limits = limitsFor(m.variant);
+  if (form.limits && form.limits.decks === limits.decks && form.limits.jokers === limits.jokers) return;
+  form.limits = limits;
+  form.render();
+}
+
+export const view = { init, show, relabel, dataChanged };

@@ -47,6 +47,9 @@ def test_dark_mode_follows_the_phone_with_the_same_contrast(phone_at, live_serve
 def test_landscape_keeps_the_picker_in_view(phone_at, live_server, screenshots):
     page = phone_at(844, 390)
     open_page(page, live_server)
+    # the rule data arrives after the first screen and may redraw the pickers (sv-classic's deck holds four
+    # jokers, not the six a picker allows before it knows): ask once it is in, as a player would see it
+    page.wait_for_load_state("networkidle")
     page.locator("label[for=variant-sv-classic]").tap()
     page.locator("label[for=question-meld]").tap()
     kinds = page.locator("#new-meld-0 .kinds")
