@@ -49,8 +49,10 @@ PILE = ["6C", "8D", "9D"]
 TURNS = {"not drawn": {"drew": None}, "drawn": {"drew": "stock"}, "not said": None}
 
 
-def situation(hand, melds, turn, score=1000) -> dict:
-    out = {"players": 4, "first_round": False, "stock_count": 30, "discard_pile": PILE,
+def situation(hand, melds, turn, rules, score=1000) -> dict:
+    shown = len(hand) + sum(len(m) for m in melds) + len(PILE)
+    stock = max(0, min(30, rules.deck_size - shown))  # a table that can happen: the stock holds what is left
+    out = {"players": 4, "first_round": False, "stock_count": stock, "discard_pile": PILE,
            "team": {"score": score, "melds": melds, "red_threes": 0},
            "opponents": {"score": 0, "melds": [], "red_threes": 0},
            "player": {"hand": hand, "has_melded": bool(melds)}}
@@ -70,10 +72,10 @@ def workloads(variants) -> dict[str, list[dict]]:
     small, big = [], []
     for vid, rules in variants.items():
         for turn in TURNS.values():
-            small.append({"variant": vid, "situation": situation(HAND_15, MELDS_4, turn)})
+            small.append({"variant": vid, "situation": situation(HAND_15, MELDS_4, turn, rules)})
             for opened in (True, False):
                 big.append({"variant": vid, "situation": situation(
-                    whole_deck(rules, opened), [["KH", "KS", "KD"]] if opened else [], turn, score=3200)})
+                    whole_deck(rules, opened), [["KH", "KS", "KD"]] if opened else [], turn, rules, score=3200)})
     return {"15 cards, 4 melds": small, "whole deck": big}
 
 
