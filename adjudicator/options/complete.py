@@ -29,7 +29,7 @@ from typing import Callable
 
 from ..model.actions import Action
 from ..model.cards import RANKS
-from ..rules.engine import rule as engine_rule
+from ..rules.engine import rule_checked
 from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
 from ..model.messages import Card, Cards, Items, Message, Rank, msg
 from .every import MAX_MOVES, WILD, Hand, Readings, build, canonical, kind, layouts
@@ -195,7 +195,7 @@ def _parts_verdict(situation: Situation, hand: Hand, spots, chosen: dict, by_rea
             verdict = cache.get(part)
             if verdict is None:
                 action = build("meld", hand, spots, {i: chosen[i] for i, _ in part})  # ids live while chosen does
-                verdict = cache[part] = engine_rule(situation, action, rules).verdict
+                verdict = cache[part] = rule_checked(situation, action, rules).verdict  # the table is checked
             verdicts.add(verdict)
             if verdict == ILLEGAL:
                 break
