@@ -27,6 +27,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from test_infra import readme_commands
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -41,11 +42,6 @@ FROZEN_PILE = {
                   "player": {"hand": ["9H", "JK", "5C"]}},
     "action": {"type": "take_pile", "with": ["9H", "JK"]},
 }
-
-
-def readme_commands() -> list[str]:
-    """The README's fenced shell commands, in order (the first is the serve command)."""
-    return [block.strip() for block in re.findall(r"```\n(.*?)```", README.read_text(encoding="utf-8"), re.S)]
 
 
 def serve_command() -> str:
