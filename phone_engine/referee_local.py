@@ -21,16 +21,11 @@ from adjudicator.words.render import DEFAULT_LANGUAGE, LANGUAGES
 from adjudicator.scoring import score as score_sheet
 from adjudicator.variants import load_all
 from web_api import phrases, serialize
+from web_api.serialize import problem_type
 
 phrases.register_phrases()  # the problem titles join the engine's catalogue, as create_app() does
 
-PROBLEM_BASE = "https://canasta-referee.example/problems/"  # as web_api.problems.PROBLEM_BASE
-
 VARIANTS = load_all()  # loaded and every citation checked, as the service does when it starts
-
-
-def problem_type(slug: str) -> str:
-    return PROBLEM_BASE + slug
 
 
 def _adjudicate(body: dict, lang: str) -> dict:

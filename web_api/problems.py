@@ -42,15 +42,9 @@ from adjudicator.words.render import DEFAULT_LANGUAGE, render, words
 from . import jsonio
 from .language import current_language, remember_body_language
 from .request_id import current_request_id
-from .serialize import problem_members
+from .serialize import PROBLEM_BASE, problem_members, problem_type  # noqa: F401 -- PROBLEM_BASE: its old home
 
-PROBLEM_BASE = "https://canasta-referee.example/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
-
-
-def problem_type(slug: str) -> str:
-    """The problem ``type`` URI for a slug such as ``"validation-failed"``."""
-    return PROBLEM_BASE + slug
 
 
 class ApiProblem(Exception):

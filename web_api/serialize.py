@@ -33,6 +33,14 @@ from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, T
 from adjudicator.variants import Citation, Entry, Variant, translated
 
 
+PROBLEM_BASE = "https://canasta-referee.example/problems/"  # every problem's ``type`` is a URI under it
+
+
+def problem_type(slug: str) -> str:
+    """The problem ``type`` URI for a slug such as ``"validation-failed"``."""
+    return PROBLEM_BASE + slug
+
+
 MAX_ERRORS = 50  # a problem lists at most this many faults; ``error_count`` then says how many there were
 DETAIL_ERRORS = 3  # how many problems the one-paragraph ``detail`` spells out
 
