@@ -94,7 +94,7 @@ async function api(method, path, body) {
 
 // ---- rule data --------------------------------------------------------------------------
 
-const cache = { variants: [], byId: {}, matrix: null, matrixLang: null, sources: {} };
+const cache = { variants: [], byId: {}, matrix: null, matrixLang: null, sources: {}, details: {}, paramWords: {}, overridable: {} };
 let matrixPromise = null;
 
 async function loadVariants() {
@@ -129,6 +129,30 @@ function sourceText(id) {
   return cache.sources[id];
 }
 
+/**
+ * One variant in full (GET /v1/variants/{id}), once per language: it says, for each parameter, the
+ * point it settles in words (`question`) and whether a house rule may set it (`overridable`).
+ */
+function variantDetail(id) {
+  const key = `${id}|${i18n.lang}`;
+  if (!cache.details[key]) {
+    const lang = i18n.lang;
+    cache.details[key] = api('GET', `/v1/variants/${encodeURIComponent(id)}`).then((detail) => {
+      const words = cache.paramWords[lang] || (cache.paramWords[lang] = {});
+      detail.parameters.forEach((p) => { words[p.name] = p; });
+      cache.overridable[id] = new Set(detail.parameters.filter((p) => p.overridable).map((p) => p.name));
+      return detail;
+    }).catch((e) => { delete cache.details[key]; throw e; });
+  }
+  return cache.details[key];
+}
+
+/** The service's words for a parameter ({question, overridable}) once a variant's detail is in, else null. */
+function paramWords(name) { return (cache.paramWords[i18n.lang] || {})[name] || null; }
+
+/** Whether a house rule may set parameter `name` of variant `id`, as its detail says (null before it is in). */
+function overridable(id, name) { return cache.overridable[id] ? cache.overridable[id].has(name) : null; }
+
 /** One variant's value of a parameter (from the matrix), or `fallback` before the matrix is in. */
 function value(variantId, name, fallback) {
   const row = cache.rowOf && cache.rowOf[name];
@@ -162,4 +186,4 @@ function variantsForReader() {
 
 function languageName(code) { return t(`langname.${code}`); }
 
-export { ApiError, api, cache, loadVariants, matrix, sourceText, value, paramInfo, limitsFor, variantName, variantsForReader, languageName, isOffline, reached, probe };
+export { ApiError, api, cache, loadVariants, matrix, sourceText, value, paramInfo, variantDetail, paramWords, overridable, limitsFor, variantName, variantsForReader, languageName, isOffline, reached, probe };

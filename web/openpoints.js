@@ -6,48 +6,77 @@
  * parameter's type: yes/no, the values an enum accepts, or a number (offering the values the
  * other texts give). The answer becomes a house rule, sent with every later ruling and score.
  */
-import { paramInfo } from './api.js';
+import { paramInfo, paramWords } from './api.js';
 import { fieldError, numberField, parseWhole } from './controls.js';
-import { h, nextId } from './dom.js';
+import { byId, h, nextId } from './dom.js';
 import { fmtNumber, t } from './i18n.js';
 
 
 function hasKey(key) { return t(key) !== key; }
 
-/** The question for a parameter, in words. */
+/** The question for a parameter, in words: the page's own where it has one, else the service's
+ * ("whether twos are wild", from the variant's detail), else the parameter's description. */
 function question(name) {
   if (hasKey(`q.${name}`)) return t(`q.${name}`);
+  const words = paramWords(name);
+  if (words && words.question) return t('q.generic', { what: words.question });
   const info = paramInfo(name);
   return t('q.generic', { what: info ? info.description.replace(/\.$/, '') : t('q.unknown') });
 }
 
-/** A house-rule value in words. */
-function valueLabel(name, value) {
+const isBands = (v) => Array.isArray(v) && v.length > 0 && v.every((b) => b && typeof b === 'object' && 'min' in b);
+const isByPlayers = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A house-rule value in words (`players`: the game's player count, for a value given per count). */
+function valueLabel(name, value, players) {
   if (typeof value === 'boolean') return t(value ? 'yes' : 'no');
   if (typeof value === 'number') return fmtNumber(value);
   if (typeof value === 'string') return hasKey(`enum.${value}`) ? t(`enum.${value}`) : t('q.other');
+  if (value === null) return t('house.noLimit');
+  if (isBands(value)) {
+    return value.map((b) => (b.canasta_required ? (typeof b.points === 'number' ? t('opening.pointsAndCanasta', { n: fmtNumber(b.points) }) : t('opening.canasta'))
+      : fmtNumber(b.points))).join(' / ');
+  }
+  if (Array.isArray(value)) return value.length ? value.map((v) => valueLabel(name, v, players)).join(', ') : t('house.none');
+  if (isByPlayers(value)) {
+    const keys = Object.keys(value);
+    if (players && String(players) in value) return fmtNumber(value[String(players)]);
+    return keys.map((k) => `${t('players.n', { n: Number(k) })}: ${fmtNumber(value[k])}`).join(' \u00b7 ');
+  }
   return t('q.other');
 }
 
-/** Values a parameter takes, from its type (the matrix row says it), or null for "type a number". */
-function choicesFor(name, exceptVariant) {
+/** The value a table's answer stands for: a number per player count changes only the game's count. */
+function valueFor(name, picked, variant, players) {
+  const info = paramInfo(name);
+  if (!info || info.type !== 'by_players') return picked;
+  const own = info.values[variant] && isByPlayers(info.values[variant].value) ? info.values[variant].value : {};
+  const n = isByPlayers(picked) ? picked[String(players)] : picked;
+  return Object.assign({}, own, { [String(players || 4)]: n });
+}
+
+/**
+ * The answers a table may give for a parameter: yes/no, or the values the other texts give (a
+ * one-tap answer that copies a real rule), and for numbers a field to type one. Read from the
+ * matrix row (its type and every variant's value), never from a list in the page.
+ */
+function choicesFor(name, exceptVariant, players) {
   const info = paramInfo(name);
   if (!info) return { choices: [], number: false };
   if (info.type === 'bool') return { choices: [true, false].map((v) => ({ value: v, label: valueLabel(name, v) })), number: false };
-  if (info.type === 'enum') {
-    const m = /one of:\s*(.+)$/.exec(info.accepts || '');
-    const values = m ? m[1].split(/,\s*/).map((x) => x.trim()).filter(Boolean) : [];
-    return { choices: values.map((v) => ({ value: v, label: valueLabel(name, v) })), number: false };
-  }
-  if (info.type === 'int' || info.type === 'int_or_null') {
-    // The values the other texts state: a one-tap answer that copies a real rule.
-    const seen = new Set();
-    Object.entries(info.values).forEach(([vid, cell]) => {
-      if (vid !== exceptVariant && typeof cell.value === 'number') seen.add(cell.value);
-    });
-    return { choices: [...seen].map((v) => ({ value: v, label: fmtNumber(v), other: true })), number: true };
-  }
-  return { choices: [], number: false };
+  const own = info.values[exceptVariant] ? JSON.stringify(valueFor(name, info.values[exceptVariant].value, exceptVariant, players)) : null;
+  const seen = new Map();
+  Object.entries(info.values).forEach(([vid, cell]) => {
+    if (vid === exceptVariant || cell.value === undefined || (cell.value === null && info.type !== 'int_or_null')) return;
+    if (info.type === 'by_players' && !(isByPlayers(cell.value) && String(players || 4) in cell.value)) return;
+    const value = valueFor(name, cell.value, exceptVariant, players);
+    const key = JSON.stringify(value);
+    if (key !== own && !seen.has(key)) seen.set(key, value);
+  });
+  const other = info.type !== 'enum'; // an enum's values are named answers, not copies of a number
+  const choices = [...seen.values()].map((v) => ({ value: v, label: valueLabel(name, v, players), other }));
+  const number = ['int', 'int_or_null', 'by_players'].includes(info.type);
+  return { choices, number };
 }
 
 /** The open points of a ruling: the service's list, or the page's own from `not_stated`.
@@ -66,8 +95,9 @@ function pointsOf(ruling) {
   return pointsFromNames(ruling.not_stated || [], ruling.variant);
 }
 
-function pointsFromNames(names, variant) {
-  return names.map((name) => Object.assign({ parameter: name, question: question(name) }, choicesFor(name, variant)))
+function pointsFromNames(names, variant, players) {
+  return names.map((name) => Object.assign({ parameter: name, question: question(name), make: (v) => valueFor(name, v, variant, players) },
+    choicesFor(name, variant, players)))
     .filter((p) => p.choices.length || p.number);
 }
 
@@ -91,7 +121,7 @@ function pointControl(p, answer) {
     fs.appendChild(h('button', { type: 'button', class: 'primary small', on: { click: () => {
       const v = parseWhole(typed, null);
       if (v === null || Number.isNaN(v)) { fieldError(`${id}-n`, t('q.numberError')); return; }
-      answer(p.parameter, v);
+      answer(p.parameter, p.make ? p.make(v) : v);
     } } }, t('q.use')));
   }
   return fs;
@@ -116,9 +146,9 @@ function houseRulesBox(rules, onSet, onRemove, opts) {
   const list = h('ul', { class: 'house-list' });
   names.forEach((name) => {
     const li = h('li', { class: 'house-rule', dataset: { parameter: name } },
-      h('span', { class: 'house-q' }, question(name)), ' ', h('strong', { class: 'house-a' }, valueLabel(name, rules[name])));
+      h('span', { class: 'house-q' }, question(name)), ' ', h('strong', { class: 'house-a' }, valueLabel(name, rules[name], o.players)));
     const change = h('button', { type: 'button', class: 'link', on: { click: () => {
-      const p = pointsFromNames([name], o.variant)[0];
+      const p = pointsFromNames([name], o.variant, o.players)[0];
       if (!p) return;
       change.replaceWith(pointControl(p, (param, value) => onSet(param, value)));
     } } }, t('house.change'));
@@ -131,4 +161,38 @@ function houseRulesBox(rules, onSet, onRemove, opts) {
   return box;
 }
 
-export const openPoints = { pointsOf, pointsFromNames, openPointsBox, houseRulesBox, question, valueLabel };
+/**
+ * A house rule chosen before play: the question, and a list whose first entry is what the text
+ * says (or "not settled"), then the answers a table may give; "another number" opens a field.
+ * `set(name, value)` is called with `undefined` when the table goes back to the text.
+ */
+function presetField(name, variant, players, current, set) {
+  const id = `house-${name.replace(/\W/g, '-')}`;
+  const info = paramInfo(name);
+  const cell = info && info.values[variant];
+  const p = choicesFor(name, variant, players);
+  const stated = cell && cell.status !== 'not_stated' && cell.value !== undefined;
+  const options = [['', stated ? t('house.asText', { value: valueLabel(name, valueFor(name, cell.value, variant, players), players) }) : t('house.notSettled')]];
+  p.choices.forEach((c) => options.push([JSON.stringify(c.value), c.other ? t('q.likeOthers', { value: c.label }) : c.label]));
+  const picked = current === undefined ? '' : JSON.stringify(current);
+  if (picked && !options.some(([v]) => v === picked)) options.push([picked, valueLabel(name, current, players)]);
+  if (p.number) options.push(['#', t('q.number')]);
+  const select = h('select', { id, class: 'house-select', dataset: { parameter: name } },
+    options.map(([v, label]) => h('option', { value: v, selected: v === picked }, label)));
+  let typed = '';
+  const numberId = `${id}-n`;
+  const field = p.number ? numberField(t('q.number'), () => typed, (v) => {
+    typed = v;
+    const n = parseWhole(v, null);
+    if (n !== null && !Number.isNaN(n)) set(name, valueFor(name, n, variant, players));
+  }, { negative: true, id: numberId }) : null;
+  if (field) field.hidden = true;
+  select.addEventListener('change', () => {
+    if (field) field.hidden = select.value !== '#';
+    if (select.value === '#') { byId(numberId).focus(); return; }
+    set(name, select.value === '' ? undefined : JSON.parse(select.value));
+  });
+  return h('div', { class: 'field house-preset' }, h('label', { for: id }, question(name)), select, field);
+}
+
+export const openPoints = { pointsOf, pointsFromNames, openPointsBox, houseRulesBox, presetField, question, valueLabel, valueFor };

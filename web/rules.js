@@ -48,7 +48,7 @@ function renderRulesView() {
   const list = h('ul', { class: 'text-list' });
   variantsForReader().forEach((v) => {
     list.appendChild(h('li', null, h('a', { class: 'text-link', href: `#source/${encodeURIComponent(v.id)}`, id: `read-${v.id}` },
-      h('span', { class: 'choice-title', dataset: server }, v.name),
+      h('span', { class: 'choice-title', dataset: server, title: v.name }, v.short_name || v.name),
       h('span', { class: 'choice-sub' }, t('rules.textIn', { language: languageName(v.language) })))));
   });
   texts.appendChild(list);

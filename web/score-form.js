@@ -2,7 +2,7 @@
 import { limitsFor } from './api.js';
 import { checkbox, numberField, segmented, stepper } from './controls.js';
 import { byId, clear, h } from './dom.js';
-import { t } from './i18n.js';
+import { signed, t } from './i18n.js';
 import { CardField, CardForm } from './picker.js';
 import { score } from './score-model.js';
 import { emit } from './store.js';
@@ -79,6 +79,11 @@ function teamFields(draft, i) {
     fs.appendChild(form.add(new CardField(() => tm.handCards, (cards) => { tm.handCards = cards; }, { label: t('round.handCards'), id: `team-${i}-hand` })).el);
     fs.appendChild(stepper(t('round.redThrees'), () => tm.red3, (v) => { tm.red3 = v; draftChanged(); }, { max: 4, id: `red3-${i}` }));
   }
+  S.penaltyKinds().forEach(({ kind, what, points }) => {
+    if (!tm.penalties) tm.penalties = {};
+    fs.appendChild(stepper(t('round.penalty', { what, points: signed(points) }), () => tm.penalties[kind] || 0,
+      (v) => { tm.penalties[kind] = v; draftChanged(); }, { max: 20, id: `penalty-${kind}-${i}` }));
+  });
   fs.appendChild(h('div', { class: 'team-warnings', id: `warn-${i}` }));
   return fs;
 }

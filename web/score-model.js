@@ -14,11 +14,12 @@ import { fmtNumber, t } from './i18n.js';
 import { openPoints } from './openpoints.js';
 
 const KEY = 'cr.game';
+const PENALTY_PREFIX = 'score.penalty_'; // the catalogue's penalty parameters: score.penalty_<kind>
 
 function teamCount(players) { return players <= 3 ? players : Math.floor(players / 2); }
 
 function blankTeam() {
-  return { mode: 'counts', natural: 0, mixed: 0, red3: 0, melded: '', hand: '', melds: [[]], handCards: [] };
+  return { mode: 'counts', natural: 0, mixed: 0, red3: 0, melded: '', hand: '', melds: [[]], handCards: [], penalties: {} };
 }
 function blankRound(n) { return { teams: Array.from({ length: n }, blankTeam), wentOut: -1, concealed: false }; }
 
@@ -51,7 +52,7 @@ const S = {
     game = { v: 2, variant: setup.variant, players: setup.players,
       teams: setup.teams.slice(0, n).map((name) => ({ name: (name || '').trim() })),
       seats: setup.seats.slice(0, setup.players).map((x) => (x || '').trim()),
-      firstDealer: setup.firstDealer || 0, rounds: [], houseRules: {}, result: null, checked: 0,
+      firstDealer: setup.firstDealer || 0, rounds: [], houseRules: Object.assign({}, setup.house), result: null, checked: 0,
       draft: blankRound(n), editing: null, problem: null };
     S.save();
   },
@@ -86,6 +87,20 @@ const S = {
     if (game.result && game.result.target) return game.result.target;
     const v = cache.byId[game.variant];
     return v ? (v.target_score[String(game.players)] || Object.values(v.target_score)[0]) : null;
+  },
+
+  /**
+   * The penalties a round can charge under this game's rules: the variant's `score.penalty_<kind>`
+   * parameters that give points (da-ludo's -500s), or a house rule that does; each with the
+   * service's description and its points. Entered as a count per team, summed by the engine.
+   */
+  penaltyKinds() {
+    if (!cache.matrix) return [];
+    return cache.matrix.rows.filter((r) => r.parameter.startsWith(PENALTY_PREFIX)).map((r) => {
+      const house = (game.houseRules || {})[r.parameter];
+      const points = typeof house === 'number' ? house : value(game.variant, r.parameter, null);
+      return { kind: r.parameter.slice(PENALTY_PREFIX.length), what: r.description.replace(/\.$/, ''), points };
+    }).filter((p) => typeof p.points === 'number');
   },
 
   // ---- changes ---------------------------------------------------------------------------
@@ -176,9 +191,16 @@ function teamPayload(round, i, name) {
     p.hand_points = hand;
   }
   p.red_threes = tm.red3;
+  const penalties = penaltyCounts(tm).flatMap(([kind, n]) => Array.from({ length: n }, () => ({ kind })));
+  if (penalties.length) p.penalties = penalties;
   p.went_out = round.wentOut === i;
   if (p.went_out) p.concealed = Boolean(round.concealed);
   return p;
+}
+
+/** A team's penalties as [kind, count], in one fixed order (the request's list and its words agree). */
+function penaltyCounts(tm) {
+  return Object.entries((tm && tm.penalties) || {}).filter(([, n]) => n > 0).sort((a, b) => (a[0] < b[0] ? -1 : 1));
 }
 
 /** Words for every pointer of a score request. */
@@ -197,6 +219,11 @@ function labels(rounds) {
       ['melded_points', 'hand_points', 'natural_canastas', 'mixed_canastas', 'red_threes', 'went_out', 'concealed']
         .forEach((f) => { out[`${where}/${f}`] = `${who}: ${t(`seg.${f}`)}`; });
       const tm = round.teams[i];
+      let k = 0;
+      const what = Object.fromEntries(S.penaltyKinds().map((p) => [p.kind, p.what]));
+      penaltyCounts(tm).forEach(([kind, n]) => {
+        for (let j = 0; j < n; j++) out[`${where}/penalties/${k++}`] = `${who}: ${what[kind] || t('item.other')}`;
+      });
       if (tm && tm.mode === 'cards') {
         out[`${where}/hand`] = `${who}: ${t('seg.hand_points')}`;
         tm.handCards.forEach((c, k) => { out[`${where}/hand/${k}`] = `${who}: ${t('label.inHand', { card: cardShort(c) })}`; });

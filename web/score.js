@@ -8,6 +8,7 @@ import { cache, value, variantName, variantsForReader } from './api.js';
 import { fieldError, segmented } from './controls.js';
 import { byId, clear, copy, h, keepFocus, motion, recall, showError, store } from './dom.js';
 import { capitalise, fmtNumber, signed, t } from './i18n.js';
+import { house } from './house.js';
 import { openPoints } from './openpoints.js';
 import { scoreForm } from './score-form.js';
 import { score } from './score-model.js';
@@ -28,7 +29,7 @@ const root = () => byId('score-root');
 // ==========================================================================================
 // A new game
 
-const setup = { variant: null, players: 4, teams: ['', '', ''], seats: ['', '', '', '', '', ''], firstDealer: 0 };
+const setup = { variant: null, players: 4, teams: ['', '', ''], seats: ['', '', '', '', '', ''], firstDealer: 0, house: {} };
 
 function renderSetup() {
   const box = clear(root());
@@ -42,7 +43,7 @@ function renderSetup() {
   variantsForReader().forEach((v) => {
     const id = `score-variant-${v.id}`;
     const input = h('input', { type: 'radio', name: 'score-variant', id, value: v.id, checked: setup.variant === v.id,
-      on: { change: () => { if (input.checked) { setup.variant = v.id; store('cr.variant', v.id); renderSetup(); } } } });
+      on: { change: () => { if (input.checked) { setup.variant = v.id; setup.house = {}; store('cr.variant', v.id); renderSetup(); } } } });
     const target = v.target_score[String(setup.players)] || Object.values(v.target_score)[0];
     const p = v.players_supported;
     choices.appendChild(h('label', { class: 'choice', for: id }, input, h('span', { class: 'choice-title', dataset: server }, v.name),
@@ -57,7 +58,7 @@ function renderSetup() {
   const people = h('fieldset', { class: 'block' }, h('legend', null, t('setup.who')));
   if (supported.length > 1) {
     people.appendChild(segmented(t('table.players'), supported.map((p) => [p, String(p)]), () => setup.players,
-      (v) => { setup.players = v; renderSetup(); }, { name: 'setup-players' }));
+      (v) => { setup.players = v; setup.house = {}; renderSetup(); }, { name: 'setup-players' }));
   }
   const n = S.teamCount(setup.players);
   const paired = n !== setup.players;
@@ -86,7 +87,19 @@ function renderSetup() {
   people.appendChild(segmented(t('setup.firstDealer'), Array.from({ length: setup.players }, (_, s) => [s, seatName(s)]),
     () => setup.firstDealer, (v) => { setup.firstDealer = v; }, { name: 'first-dealer', id: 'first-dealer' }));
   box.appendChild(people);
+  box.appendChild(h('div', { id: 'setup-house-slot' }, houseSetup()));
   box.appendChild(h('button', { type: 'button', class: 'primary big', id: 'start-game', on: { click: startGame } }, t('setup.start')));
+}
+
+/** The house rules of the game being set up (folded; redrawn alone, so the names typed stay). */
+function houseSetup() {
+  return house.setupSection(setup.variant, setup.players, setup.house, () => {
+    const slot = byId('setup-house-slot');
+    if (!slot || S.game) return;
+    const wasOpen = byId('setup-house') && byId('setup-house').open;
+    clear(slot).appendChild(houseSetup());
+    if (wasOpen) byId('setup-house').open = true;
+  });
 }
 
 /** A name entry; empty means the language's default name (shown as the placeholder). */
@@ -158,9 +171,11 @@ function fillTop() {
   const over = S.over();
   if (over) box.appendChild(endBanner(over));
   box.appendChild(totalsBoard(over));
+  const below = !over ? openingQuestion() : null;
+  if (below) box.appendChild(below);
   if (game.rounds.length) box.appendChild(scoreTable());
   const house = openPoints.houseRulesBox(game.houseRules, (name, value) => { S.setHouseRule(name, value); resync(); },
-    (name) => { S.removeHouseRule(name); resync(); }, { id: 'game-house-rules', variant: game.variant });
+    (name) => { S.removeHouseRule(name); resync(); }, { id: 'game-house-rules', variant: game.variant, players: game.players });
   if (house) box.appendChild(house);
 }
 
@@ -211,6 +226,25 @@ function totalsBoard(over) {
   return board;
 }
 
+/**
+ * A team whose next opening requirement the text does not give (da-ludo below zero: its table starts
+ * at 0): the point the service names as not stated is asked right under the totals, and the answer
+ * becomes the game's house rule, so the pad scores again and states the requirement.
+ */
+function openingQuestion() {
+  const game = S.game;
+  const last = S.roundResult(game.checked - 1);
+  if (!last || !last.teams.some((tm) => tm.opening_requirement && tm.opening_requirement.undetermined)) return null;
+  const names = (last.interpretations || game.result.interpretations || [])
+    .filter((x) => x.status === 'not_stated' && x.parameter.startsWith('opening.') && !(x.parameter in game.houseRules))
+    .map((x) => x.parameter);
+  const points = openPoints.pointsFromNames([...new Set(names)], game.variant, game.players);
+  if (!points.length) return null;
+  const box = openPoints.openPointsBox(points, (name, value) => { S.setHouseRule(name, value); notice = t('house.applied'); resync(); });
+  box.id = 'opening-open';
+  return box;
+}
+
 /** The next round's opening requirement in words (the service's own words once it sends them). */
 function openingText(req, total) {
   if (!req) return total === 0 ? t('opening.first', { what: bandFor(0) }) : '';
@@ -249,7 +283,7 @@ function endBanner(over) {
       resync();
     } } }, t('end.playAnother')));
   }
-  const others = openPoints.pointsFromNames(open.filter((p) => p !== 'game.tie'), game.variant);
+  const others = openPoints.pointsFromNames(open.filter((p) => p !== 'game.tie'), game.variant, game.players);
   if (others.length) box.appendChild(openPoints.openPointsBox(others, (name, value) => { S.setHouseRule(name, value); resync(); }));
   return box;
 }
@@ -465,7 +499,7 @@ function showRoundProblem(p) {
   if (!slot) return;
   clear(slot).appendChild(problemBox(p.problem, p.labels));
   const names = Array.isArray(p.problem.parameters) ? p.problem.parameters : [];
-  const points = openPoints.pointsFromNames(names, S.game.variant);
+  const points = openPoints.pointsFromNames(names, S.game.variant, S.game.players);
   if (points.length) {
     slot.appendChild(openPoints.openPointsBox(points, (name, value) => { S.setHouseRule(name, value); roundProblem = null; saveRound(); }));
   }
@@ -480,7 +514,7 @@ function syncProblem(p) {
   const box = h('div', { class: 'sync-problem', id: 'sync-problem' }, problemBox(p.problem, p.labels));
   const m = /^\/rounds\/(\d+)/.exec(((p.problem.errors || [])[0] || {}).pointer || '');
   if (m) box.appendChild(h('button', { type: 'button', class: 'secondary', on: { click: () => startCorrection(Number(m[1])) } }, t('round.correct', { n: Number(m[1]) + 1 })));
-  const points = openPoints.pointsFromNames(p.problem.parameters || [], S.game.variant);
+  const points = openPoints.pointsFromNames(p.problem.parameters || [], S.game.variant, S.game.players);
   if (points.length) box.appendChild(openPoints.openPointsBox(points, (name, value) => { S.setHouseRule(name, value); resync(); }));
   return box;
 }
@@ -514,6 +548,8 @@ function show() {
     if (game && !cache.byId[game.variant]) S.clear();
     if (S.game && S.pending()) { resync(); return; }
   }
+  // A house rule set on the Settle tab re-scores the game under it.
+  if (S.game && S.pending() && !S.game.problem) { resync(); return; }
   render();
 }
 
@@ -524,4 +560,12 @@ on('connection-back', connectionBack);
 on('score-render', () => render());
 on('data-changed', () => view.dataChanged());
 
-export const view = { init() {}, show, render, relabel: () => { if (started) render(); }, connectionBack, dataChanged: () => { if (started && isShown() && S.game) refresh(); } };
+/** Rule data arrived: the pad's words, or the setup's house rules (they need the matrix), are drawn again. */
+function dataChanged() {
+  if (!started || !isShown()) return;
+  if (S.game) { refresh(); return; }
+  const slot = byId('setup-house-slot');
+  if (slot && !slot.contains(document.activeElement)) clear(slot).appendChild(houseSetup());
+}
+
+export const view = { init() {}, show, render, relabel: () => { if (started) render(); }, connectionBack, dataChanged };

@@ -13,6 +13,7 @@ import { t } from './i18n.js';
 import { openPoints } from './openpoints.js';
 import { CardField, CardForm } from './picker.js';
 import { ruling } from './ruling.js';
+import { score } from './score-model.js';
 import { emit, on } from './store.js';
 
 
@@ -93,20 +94,37 @@ function renderQuestionChoices() {
   });
 }
 
-/** House rules of the chosen variant: listed above the facts, changeable, sent with each ruling. */
-function houseRules() { return (m.variant && m.variant !== 'all' && m.house[m.variant]) || {}; }
+/** The game on the Score tab under the chosen variant, if any: its house rules are the table's. */
+function gameHere() { const g = score.game; return g && m.variant && g.variant === m.variant ? g : null; }
+
+/** House rules of the chosen variant (the game's while one is played under it): listed above the
+ *  facts, changeable, sent with each ruling and options request. */
+function houseRules() {
+  if (!m.variant || m.variant === 'all') return {};
+  const game = gameHere();
+  return game ? Object.assign({}, m.house[m.variant], game.houseRules) : (m.house[m.variant] || {});
+}
 
 function setHouseRule(name, value) {
   if (!m.variant || m.variant === 'all') return;
+  if (gameHere()) score.setHouseRule(name, value); // the score pad scores again under it
   m.house[m.variant] = Object.assign({}, m.house[m.variant], { [name]: value });
+  save();
+  renderHouse();
+}
+
+function removeHouseRule(name) {
+  if (gameHere() && name in score.game.houseRules) score.removeHouseRule(name);
+  if (m.house[m.variant]) delete m.house[m.variant][name];
   save();
   renderHouse();
 }
 
 function renderHouse() {
   const slot = clear(byId('settle-house'));
+  const game = gameHere();
   const box = openPoints.houseRulesBox(houseRules(), (name, value) => { setHouseRule(name, value); submit(); },
-    (name) => { delete m.house[m.variant][name]; save(); renderHouse(); }, { id: 'settle-house-rules', variant: m.variant });
+    removeHouseRule, { id: 'settle-house-rules', variant: m.variant, players: game ? game.players : m.players });
   if (box) slot.appendChild(box);
 }
 
@@ -586,6 +604,7 @@ function show() {
     setVariant(saved);
   }
   if (form) form.limits = limitsFor(m.variant);
+  renderHouse(); // the game's house rules may have changed on the Score tab
 }
 
 /** The language changed: draw the words again (the facts stay). */

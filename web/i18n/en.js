@@ -167,6 +167,13 @@ export default {
   'enum.red_three_upcard': 'red three turned up to start the pile', 'enum.frozen': 'frozen', 'enum.allowed': 'allowed', 'enum.forbidden': 'not allowed',
   'house.title': 'House rules at your table', 'house.change': 'Change', 'house.remove': 'Remove',
   'house.lead': 'Sent with every ruling and score under these rules.',
+  'house.applied': 'House rule saved: the game is scored again under it.',
+  'house.noLimit': 'no limit', 'house.none': 'none',
+  'house.asText': (v) => `As the rules say: ${v.value}`, 'house.notSettled': 'Not settled (the text is silent)',
+  'house.setup': 'House rules (optional)', 'house.setupChosen': (v) => `House rules: ${v.n} chosen`,
+  'house.setupLead': 'Settle now what your table plays differently or what the text leaves open. Each is sent with every score and ruling of this game, and can be changed later.',
+  'house.loading': 'The rule data is still on its way.', 'house.chooseFirst': 'Choose the rules first.',
+  'house.openGroup': 'The text leaves open', 'house.tableGroup': 'Common table choices',
 
   // Keep score
   'score.title': 'Keep score',
@@ -189,6 +196,7 @@ export default {
   'round.nobody': 'Nobody', 'round.concealed': 'They went out concealed', 'round.concealedHint': 'In one go, with nothing melded before.',
   'round.save': (v) => `Save round ${v.n}`, 'round.saveCorrection': 'Save the correction',
   'round.enterAs': 'Enter as', 'round.counts': 'Counts', 'round.cards': 'Cards', 'round.redThrees': 'Red threes',
+  'round.penalty': (v) => `${v.what} (${v.points} each)`,
   'round.melded': 'Points of the melded cards', 'round.meldedHint': 'Card values of everything on the table, bonuses not included.',
   'round.hand': 'Points left in hand', 'round.handHint': 'Card values of the cards caught in hand; the referee subtracts them.',
   'round.handCards': 'Cards left in hand',

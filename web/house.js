@@ -1,0 +1,62 @@
+/* House rules chosen when a game is set up: what the variant's text leaves open, and the choices
+ * tables commonly make for themselves (the target, the opening bands, the wild-card limit, bonuses).
+ *
+ * Which points are open comes from the matrix (a variant's `not_stated` cells); which parameters a
+ * house rule may set, and their questions in words, from the variant's detail (`overridable`,
+ * `question`). The page names only which common choices to offer first: every value and word is
+ * the service's. The answers go with the game and are sent with every score, ruling and options request.
+ */
+import { cache, overridable, variantDetail } from './api.js';
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { openPoints } from './openpoints.js';
+
+// Choices a table often makes itself (names only: their values and words come from the service).
+const TABLE_CHOICES = ['game.target', 'opening.bands', 'opening.negative', 'meld.max_wilds', 'score.going_out',
+  'score.concealed_extra', 'score.natural_canasta', 'score.mixed_canasta', 'score.red_three'];
+
+const mayOverride = (variant, name) => overridable(variant, name) !== false;
+
+/** The parameters the variant's text leaves open (a house rule settles them). */
+function openNames(variant) {
+  if (!cache.matrix) return [];
+  return cache.matrix.rows.filter((r) => r.values[variant] && r.values[variant].status === 'not_stated' && mayOverride(variant, r.parameter))
+    .map((r) => r.parameter);
+}
+
+/** Common table choices the variant states (its open points are asked above them). */
+function tableNames(variant) {
+  const open = new Set(openNames(variant));
+  return TABLE_CHOICES.filter((name) => cache.rowOf && cache.rowOf[name] && !open.has(name) && mayOverride(variant, name));
+}
+
+/**
+ * The setup's house-rule section, folded: `rules` (name -> value) is changed in place by `set`;
+ * `redraw` draws the section again once the variant's words arrive.
+ */
+function setupSection(variant, players, rules, redraw) {
+  const chosen = Object.keys(rules).length;
+  const box = h('details', { class: 'more house-setup', id: 'setup-house', open: chosen > 0 },
+    h('summary', null, chosen ? t('house.setupChosen', { n: chosen }) : t('house.setup')));
+  if (!variant || !cache.matrix) {
+    box.appendChild(h('p', { class: 'muted' }, variant ? t('house.loading') : t('house.chooseFirst')));
+    return box;
+  }
+  if (!cache.overridable[variant]) variantDetail(variant).then(redraw, () => { /* offline and not kept: the matrix's words stay */ });
+  const set = (name, value) => {
+    if (value === undefined) delete rules[name];
+    else rules[name] = value;
+    box.querySelector('summary').textContent = Object.keys(rules).length ? t('house.setupChosen', { n: Object.keys(rules).length }) : t('house.setup');
+  };
+  box.appendChild(h('p', { class: 'muted' }, t('house.setupLead')));
+  const group = (title, names, id) => {
+    if (!names.length) return;
+    box.appendChild(h('h3', { class: 'house-group', id }, title));
+    names.forEach((name) => box.appendChild(openPoints.presetField(name, variant, players, rules[name], set)));
+  };
+  group(t('house.openGroup'), openNames(variant), 'house-open');
+  group(t('house.tableGroup'), tableNames(variant), 'house-table');
+  return box;
+}
+
+export const house = { openNames, tableNames, setupSection };
