@@ -94,6 +94,7 @@ class Variant:
     cite_cache: dict = field(default_factory=dict, repr=False, compare=False)
     names: dict[str, str] = field(default_factory=dict)  # the variant's name per language, where given
     descriptions: dict[str, str] = field(default_factory=dict)  # ``description`` in other languages
+    short_names: dict[str, str] = field(default_factory=dict)  # a short name per language, for tiles (optional)
 
     def description_in(self, lang: str) -> str:
         return self.descriptions.get(lang, self.description)
@@ -257,7 +258,8 @@ def load_variant(path: Path | Traversable, folder: Path | Traversable | None = N
     variant = Variant(id=vid, name=data.get("name", vid), language=language, source_file=source,
                       seed_file=data.get("seed_file", source), description=data.get("description", ""),
                       text=text, headings=tuple(headings), names=_by_language(vid, "names", data.get("names")),
-                      descriptions=_by_language(vid, "descriptions", data.get("descriptions")))
+                      descriptions=_by_language(vid, "descriptions", data.get("descriptions")),
+                      short_names=_by_language(vid, "short_names", data.get("short_names")))
     raw_params = data.get("parameters")
     if not isinstance(raw_params, dict):
         raise VariantError(f"{vid}: 'parameters' must be a mapping")

@@ -33,7 +33,7 @@ SEED_FILES = {
     "da-ludo": "002_93829238aa3b1211.txt",
     "sv-gamerules": "003_3539fbbd078257f2.txt",
 }
-SUMMARY_KEYS = {"id", "name", "language", "source_file", "description", "players_supported", "target_score"}
+SUMMARY_KEYS = {"id", "name", "short_name", "language", "source_file", "description", "players_supported", "target_score"}
 
 VARIANTS = load_all()
 VARIANT_IDS = list(VARIANTS)

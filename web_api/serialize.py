@@ -513,7 +513,8 @@ def entry(e: Entry, lang: str) -> dict:
 
 
 def variant_summary(v: Variant, lang: str) -> dict:
-    return {"id": v.id, "name": v.names.get(lang, v.name), "language": v.language, "source_file": v.seed_file,
+    name = v.names.get(lang, v.name)
+    return {"id": v.id, "name": name, "short_name": v.short_names.get(lang, name), "language": v.language, "source_file": v.seed_file,
             "description": v.description_in(lang), "players_supported": v.players_supported,
             "target_score": {str(k): t for k, t in sorted((v.value("game.target") or {}).items())}}
 
