@@ -54,8 +54,10 @@ function setupSection(variant, players, rules, redraw) {
     box.appendChild(h('h3', { class: 'house-group', id }, title));
     names.forEach((name) => box.appendChild(openPoints.presetField(name, variant, players, rules[name], set)));
   };
-  group(t('house.openGroup'), openNames(variant), 'house-open');
-  group(t('house.tableGroup'), tableNames(variant), 'house-table');
+  // Only points a table can answer here (an enum no text gives a value of is asked when it arises).
+  const answerable = (names) => names.filter((name) => openPoints.pointsFromNames([name], variant, players).length);
+  group(t('house.openGroup'), answerable(openNames(variant)), 'house-open');
+  group(t('house.tableGroup'), answerable(tableNames(variant)), 'house-table');
   return box;
 }
 

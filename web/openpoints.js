@@ -34,8 +34,9 @@ function valueLabel(name, value, players) {
   if (typeof value === 'string') return hasKey(`enum.${value}`) ? t(`enum.${value}`) : t('q.other');
   if (value === null) return t('house.noLimit');
   if (isBands(value)) {
-    return value.map((b) => (b.canasta_required ? (typeof b.points === 'number' ? t('opening.pointsAndCanasta', { n: fmtNumber(b.points) }) : t('opening.canasta'))
-      : fmtNumber(b.points))).join(' / ');
+    // Each band from its lowest score: "0: 50 · 1 500: 90 · 3 000: 120".
+    return value.map((b) => `${fmtNumber(b.min)}: ${b.canasta_required ? (typeof b.points === 'number'
+      ? t('opening.pointsAndCanasta', { n: fmtNumber(b.points) }) : t('opening.canasta')) : fmtNumber(b.points)}`).join(' \u00b7 ');
   }
   if (Array.isArray(value)) return value.length ? value.map((v) => valueLabel(name, v, players)).join(', ') : t('house.none');
   if (isByPlayers(value)) {

@@ -145,3 +145,36 @@ def test_a_da_ludo_team_below_zero_can_answer_its_opening_requirement(phone):
     assert scores[-1]["house_rules"] == {"opening.negative": 50}
     expect(page.locator("#opening-open")).to_have_count(0)
     expect(page.locator("#game-house-rules [data-parameter='opening.negative'] .house-a")).to_have_text("50")
+
+
+def test_offline_the_phones_engine_scores_and_rules_under_the_games_house_rules(phone):
+    """The same house rules reach the engine on the phone: with no signal, the target and the open
+    point chosen at setup are applied by it."""
+    from test_engine_offline import wait_until_engine_kept
+
+    page, base = phone
+    open_page(page, base, "#score")
+    expect(page.locator("html[data-matrix]")).to_have_count(1)
+    wait_until_engine_kept(page)
+    start_da_ludo_with_house_rules(page)
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("html.ready")).to_have_count(1)
+    enter_counts(page, 0, natural=1, melded=200)
+    enter_counts(page, 1, melded=150, hand=20)
+    went_out(page, "Us")
+    page.locator("#save-round").tap()
+    expect(page.locator("#score-notice")).to_be_visible(timeout=60_000)  # the engine boots on the first question
+    expect(page.locator("#score-table tr.pending")).to_have_count(0, timeout=60_000)  # checked on the phone
+    expect(page.locator(".game-meta")).to_contain_text("to 8,000")
+    page.locator("#tab-settle").tap()
+    page.locator("label[for=variant-da-ludo]").tap()
+    page.locator("label[for=question-meld]").tap()
+    meld = page.locator("#new-meld-0")
+    pick(lambda el: el.tap(), meld, "9", 2)
+    pick(lambda el: el.tap(), meld, "2")
+    page.locator("#rule-button").tap()
+    verdict = page.locator("#ruling .verdict")
+    expect(verdict).to_be_visible(timeout=60_000)
+    expect(page.locator("#ruling .on-phone")).to_have_count(1)  # ruled by the engine on the phone
+    assert verdict.get_attribute("data-verdict") in ("legal", "illegal")  # twos are wild by the game's rule
