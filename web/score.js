@@ -12,24 +12,20 @@ import { house } from './house.js';
 import { openPoints } from './openpoints.js';
 import { scoreForm } from './score-form.js';
 import { score } from './score-model.js';
-import { on } from './store.js';
+import { on, scoreView } from './store.js';
 import { citationBlock, humanPointer, problemBox, serverWords } from './words.js';
 
 const S = score;
 const server = { server: '' };
 
-let expanded = null; // index of the round whose lines are shown
-let confirming = null; // 'new' | 'undo' | {delete: r}
-let notice = null; // one line saying what the last action did
-let roundProblem = null; // a problem with the round just saved (it went back into the form)
-let sharing = false;
+const ui = scoreView; // what the pad shows besides the game (web/store.js)
 
 const root = () => byId('score-root');
 
 // ==========================================================================================
 // A new game
 
-const setup = { variant: null, players: 4, teams: ['', '', ''], seats: ['', '', '', '', '', ''], firstDealer: 0, house: {} };
+const setup = ui.setup;
 
 function renderSetup() {
   const box = clear(root());
@@ -146,7 +142,7 @@ function render() {
   box.appendChild(h('div', { id: 'score-actions' }));
   fillTop();
   fillActions();
-  if (roundProblem && byId('round-form')) showRoundProblem(roundProblem);
+  if (ui.roundProblem && byId('round-form')) showRoundProblem(ui.roundProblem);
 }
 
 function formWanted() { return S.game.editing !== null || !S.over(); }
@@ -163,9 +159,9 @@ function fillTop() {
   box.appendChild(h('p', { class: 'game-meta' }, h('strong', { dataset: server }, variantName(game.variant)),
     ` \u00b7 ${t('players.n', { n: game.players })} \u00b7 ${t('setup.to', { n: fmtNumber(S.target()) })}`));
   // The notice stays until the next change replaces it (a redraw after scoring must not drop it).
-  if (notice) box.appendChild(h('p', { class: 'saved', role: 'status', id: 'score-notice' }, notice));
+  if (ui.notice) box.appendChild(h('p', { class: 'saved', role: 'status', id: 'score-notice' }, ui.notice));
   if (S.pending()) box.appendChild(pendingNote());
-  if (game.problem && !roundProblem) box.appendChild(syncProblem(game.problem));
+  if (game.problem && !ui.roundProblem) box.appendChild(syncProblem(game.problem));
   const warned = serverWarnings();
   if (warned) box.appendChild(warned);
   const over = S.over();
@@ -240,7 +236,7 @@ function openingQuestion() {
     .map((x) => x.parameter);
   const points = openPoints.pointsFromNames([...new Set(names)], game.variant, game.players);
   if (!points.length) return null;
-  const box = openPoints.openPointsBox(points, (name, value) => { S.setHouseRule(name, value); notice = t('house.applied'); resync(); });
+  const box = openPoints.openPointsBox(points, (name, value) => { S.setHouseRule(name, value); ui.notice = t('house.applied'); resync(); });
   box.id = 'opening-open';
   return box;
 }
@@ -279,7 +275,7 @@ function endBanner(over) {
   if (open.includes('game.tie') || !open.length) {
     box.appendChild(h('button', { type: 'button', class: 'primary', id: 'play-another', on: { click: () => {
       S.setHouseRule('game.tie', 'extra_round');
-      notice = t('end.anotherRound');
+      ui.notice = t('end.anotherRound');
       resync();
     } } }, t('end.playAnother')));
   }
@@ -297,11 +293,11 @@ function scoreTable() {
   const body = h('tbody');
   game.rounds.forEach((round, r) => {
     const res = S.roundResult(r);
-    const open = expanded === r;
+    const open = ui.expanded === r;
     const tr = h('tr', { class: `round-row${open ? ' open' : ''}${game.editing === r ? ' editing' : ''}${res ? '' : ' pending'}`, id: `round-${r}` });
     tr.appendChild(h('th', { scope: 'row' }, h('button', { type: 'button', class: 'round-toggle', 'aria-expanded': open ? 'true' : 'false',
       'aria-controls': `round-lines-${r}`, 'aria-label': t(open ? 'table.hide' : 'table.show', { n: r + 1 }),
-      on: { click: () => { expanded = open ? null : r; confirming = null; refresh(); } } },
+      on: { click: () => { ui.expanded = open ? null : r; ui.confirming = null; refresh(); } } },
     `${r + 1}`, h('span', { 'aria-hidden': 'true', class: 'caret' }, open ? '\u25be' : '\u25b8'))));
     game.teams.forEach((_, i) => {
       const name = S.teamName(i);
@@ -352,11 +348,11 @@ function roundDetail(r, res) {
   }
   const row = h('div', { class: 'row' },
     h('button', { type: 'button', class: 'secondary', id: `correct-${r}`, on: { click: () => startCorrection(r) } }, t('round.correct', { n: r + 1 })));
-  if (confirming && confirming.delete === r) {
+  if (ui.confirming && ui.confirming.delete === r) {
     detail.appendChild(row);
-    detail.appendChild(confirmBox(t('round.deleteSure', { n: r + 1 }), t('round.deleteYes'), () => { S.deleteRound(r); expanded = null; notice = t('round.deleted', { n: r + 1 }); render(); resync(); }, `delete-${r}`));
+    detail.appendChild(confirmBox(t('round.deleteSure', { n: r + 1 }), t('round.deleteYes'), () => { S.deleteRound(r); ui.expanded = null; ui.notice = t('round.deleted', { n: r + 1 }); render(); resync(); }, `delete-${r}`));
   } else {
-    row.appendChild(h('button', { type: 'button', class: 'danger-outline', id: `delete-${r}`, on: { click: () => { confirming = { delete: r }; refresh(); focusId(`delete-${r}-yes`); } } }, t('round.delete', { n: r + 1 })));
+    row.appendChild(h('button', { type: 'button', class: 'danger-outline', id: `delete-${r}`, on: { click: () => { ui.confirming = { delete: r }; refresh(); focusId(`delete-${r}-yes`); } } }, t('round.delete', { n: r + 1 })));
     detail.appendChild(row);
   }
   return detail;
@@ -368,8 +364,8 @@ function confirmBox(question, yes, onYes, id) {
   return h('div', { class: 'confirm', role: 'group', 'aria-labelledby': `${id}-q` },
     h('p', { id: `${id}-q` }, question),
     h('div', { class: 'row' },
-      h('button', { type: 'button', class: 'danger', id: `${id}-yes`, on: { click: () => { confirming = null; onYes(); } } }, yes),
-      h('button', { type: 'button', class: 'secondary', id: `${id}-no`, on: { click: () => { confirming = null; refresh(); } } }, t('keep'))));
+      h('button', { type: 'button', class: 'danger', id: `${id}-yes`, on: { click: () => { ui.confirming = null; onYes(); } } }, yes),
+      h('button', { type: 'button', class: 'secondary', id: `${id}-no`, on: { click: () => { ui.confirming = null; refresh(); } } }, t('keep'))));
 }
 
 function focusId(id) { const el = byId(id); if (el) el.focus({ preventScroll: false }); }
@@ -378,23 +374,23 @@ function gameActions() {
   const game = S.game;
   const wrap = h('section', { class: 'game-actions', 'aria-label': t('actions.label') });
   if (game.rounds.length) {
-    if (confirming === 'undo') {
+    if (ui.confirming === 'undo') {
       wrap.appendChild(confirmBox(t('undo.sure', { n: game.rounds.length }), t('undo.yes'), () => {
-        S.deleteRound(game.rounds.length - 1); notice = t('undo.done', { n: game.rounds.length + 1 }); render(); resync();
+        S.deleteRound(game.rounds.length - 1); ui.notice = t('undo.done', { n: game.rounds.length + 1 }); render(); resync();
       }, 'undo'));
     } else {
-      wrap.appendChild(h('button', { type: 'button', class: 'secondary', id: 'undo-round', on: { click: () => { confirming = 'undo'; refresh(); focusId('undo-yes'); } } },
+      wrap.appendChild(h('button', { type: 'button', class: 'secondary', id: 'undo-round', on: { click: () => { ui.confirming = 'undo'; refresh(); focusId('undo-yes'); } } },
         t('undo.button', { n: game.rounds.length })));
     }
     wrap.appendChild(h('div', { class: 'row' },
       h('button', { type: 'button', class: 'secondary', id: 'share-game', on: { click: share } }, t('share.button')),
       h('button', { type: 'button', class: 'secondary', id: 'print-game', on: { click: () => window.print() } }, t('share.print'))));
-    if (sharing) wrap.appendChild(summaryBox());
+    if (ui.sharing) wrap.appendChild(summaryBox());
   }
-  if (confirming === 'new') {
-    wrap.appendChild(confirmBox(t('newgame.sure'), t('newgame.yes'), () => { S.clear(); expanded = null; roundProblem = null; renderSetup(); }, 'newgame'));
+  if (ui.confirming === 'new') {
+    wrap.appendChild(confirmBox(t('newgame.sure'), t('newgame.yes'), () => { S.clear(); ui.expanded = null; ui.roundProblem = null; renderSetup(); }, 'newgame'));
   } else {
-    wrap.appendChild(h('button', { type: 'button', class: 'secondary', id: 'new-game', on: { click: () => { confirming = 'new'; refresh(); focusId('newgame-yes'); } } }, t('newgame.button')));
+    wrap.appendChild(h('button', { type: 'button', class: 'secondary', id: 'new-game', on: { click: () => { ui.confirming = 'new'; refresh(); focusId('newgame-yes'); } } }, t('newgame.button')));
   }
   return wrap;
 }
@@ -422,7 +418,7 @@ async function share() {
   if (navigator.share) {
     try { await navigator.share({ title: t('brand'), text }); return; } catch (e) { /* cancelled or refused: show it instead */ }
   }
-  sharing = true;
+  ui.sharing = true;
   refresh();
   focusId('summary-text');
 }
@@ -437,7 +433,7 @@ function summaryBox() {
       h('button', { type: 'button', class: 'secondary', id: 'copy-summary', on: { click: async () => {
         try { await navigator.clipboard.writeText(text); status.textContent = t('share.copied'); } catch (e) { area.select(); status.textContent = t('share.selectCopy'); }
       } } }, t('share.copy')),
-      h('button', { type: 'button', class: 'link', on: { click: () => { sharing = false; refresh(); } } }, t('close'))),
+      h('button', { type: 'button', class: 'link', on: { click: () => { ui.sharing = false; refresh(); } } }, t('close'))),
     status);
 }
 
@@ -446,10 +442,10 @@ function summaryBox() {
 
 function startCorrection(r) {
   const game = S.game;
-  notice = null;
+  ui.notice = null;
   game.editing = r;
   game.draft = copy(game.rounds[r]);
-  roundProblem = null;
+  ui.roundProblem = null;
   S.save();
   render();
   const f = byId('round-form');
@@ -458,8 +454,8 @@ function startCorrection(r) {
 
 async function saveRound() {
   const game = S.game;
-  roundProblem = null;
-  notice = null;
+  ui.roundProblem = null;
+  ui.notice = null;
   const err = byId('round-error');
   err.hidden = true;
   document.querySelectorAll('#round-form .field-error').forEach((x) => { x.hidden = true; });
@@ -479,15 +475,15 @@ async function saveRound() {
   if (status === 'busy') { await resync(); status = S.pending() ? 'offline' : 'ok'; }
   if (status === 'problem') {
     // Entered with a connection and refused: the round goes back into the form, with why beside it.
-    roundProblem = game.problem;
+    ui.roundProblem = game.problem;
     game.problem = null;
     Object.assign(game, before);
     S.save();
     render();
     return;
   }
-  notice = status === 'offline' ? t('saved.offline', { n }) : corrected ? t('saved.corrected', { n }) : t('saved.ok', { n });
-  expanded = null;
+  ui.notice = status === 'offline' ? t('saved.offline', { n }) : corrected ? t('saved.corrected', { n }) : t('saved.ok', { n });
+  ui.expanded = null;
   refresh();
   const target = byId('totals');
   if (target) target.scrollIntoView({ block: 'start', behavior: motion() });
@@ -501,7 +497,7 @@ function showRoundProblem(p) {
   const names = Array.isArray(p.problem.parameters) ? p.problem.parameters : [];
   const points = openPoints.pointsFromNames(names, S.game.variant, S.game.players);
   if (points.length) {
-    slot.appendChild(openPoints.openPointsBox(points, (name, value) => { S.setHouseRule(name, value); roundProblem = null; saveRound(); }));
+    slot.appendChild(openPoints.openPointsBox(points, (name, value) => { S.setHouseRule(name, value); ui.roundProblem = null; saveRound(); }));
   }
   byId('save-round').before(slot);
   const first = slot.querySelector('.open-point button, .problem');
@@ -534,7 +530,7 @@ async function resync(userAsked) {
       await new Promise((resolve) => { setTimeout(resolve, 250); });
     }
   } finally { resyncing = false; }
-  if (status === 'offline' && userAsked) notice = t('pending.stillOffline');
+  if (status === 'offline' && userAsked) ui.notice = t('pending.stillOffline');
   if (isShown()) refresh();
 }
 

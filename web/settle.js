@@ -14,30 +14,16 @@ import { openPoints } from './openpoints.js';
 import { CardField, CardForm } from './picker.js';
 import { ruling } from './ruling.js';
 import { score } from './score-model.js';
-import { emit, on } from './store.js';
+import { SETTLE_KEY, blankFacts, emit, on, settleFacts } from './store.js';
 
 
 const QUESTIONS = ['take_pile', 'meld', 'open', 'go_out', 'discard'];
-const KEY = 'cr.settle';
-
-function blank() {
-  return {
-    question: 'take_pile', players: 4, score: '', firstRound: false, house: {},
-    take: { top: [], wild: false, red3: false, black3: false, with: [], opened: 'yes', drew: false, melds: [[]] },
-    meld: { melds: [[]], add: [], addTo: '', opened: 'yes', natural: 0, mixed: 0, table: [[]], left: 2 },
-    open: { melds: [[]], left: 2 },
-    out: { melds: [[]], add: [], addTo: '', discard: [], opened: 'yes', natural: 0, mixed: 0, table: [[]], concealed: false },
-    discard: { card: [], left: 2, natural: 0, mixed: 0 },
-  };
-}
-
-// The facts, per question; kept while the player switches questions and across reloads.
-const m = Object.assign(blank(), recall(KEY, {}));
-m.variant = null;
+// The facts, per question (web/store.js): kept while the player switches questions and across reloads.
+const m = settleFacts;
 let form = null;
 // Saved at every change (a few hundred bytes): a reload or a closed tab loses nothing.
 /** Keep the facts on the phone, and say they changed (a ruling on other facts is then out of date). */
-const save = () => { store(KEY, m); emit('facts-changed', JSON.stringify(m)); };
+const save = () => { store(SETTLE_KEY, m); emit('facts-changed', JSON.stringify(m)); };
 
 const nonEmpty = (melds) => melds.filter((x) => x.length);
 const flat = (melds) => melds.reduce((a, x) => a.concat(x), []);
@@ -163,7 +149,7 @@ function focusPicker() {
 
 function clearFacts() {
   const keep = { question: m.question, players: m.players, house: m.house, variant: m.variant };
-  Object.assign(m, blank(), keep);
+  Object.assign(m, blankFacts(), keep);
   save();
   clear(byId('ruling'));
   renderFacts();

@@ -10,7 +10,16 @@
  *   'data-changed'   rule data (the matrix) arrived: views that use it redraw
  *   'connection-back'  the service answers again: rounds waiting to be checked are sent
  *   'score-render'   the round form changed shape: the score view redraws
+ *   'facts-changed'  the facts on the Settle tab changed (a ruling on other facts is out of date)
+ *
+ * and the state of the two views that is not the game itself (score-model.js keeps that):
+ *
+ *   settleFacts     the Settle tab's facts, per question, as typed (saved on the phone at each change)
+ *   scoreView       the Score tab's: the game being set up, the round opened, a question awaiting
+ *                   confirmation, the last notice, a refused round, the summary box
  */
+import { recall } from './dom.js';
+
 const bus = new EventTarget();
 
 export const net = { reachable: true, engine: 'absent' };
@@ -18,3 +27,33 @@ export const net = { reachable: true, engine: 'absent' };
 export function emit(name, detail) { bus.dispatchEvent(new CustomEvent(name, { detail })); }
 
 export function on(name, listener) { bus.addEventListener(name, (event) => listener(event.detail)); }
+
+// ---- the Settle tab --------------------------------------------------------------------------
+
+export const SETTLE_KEY = 'cr.settle';
+
+/** No facts yet: each question's own, so switching questions loses nothing. */
+export function blankFacts() {
+  return {
+    question: 'take_pile', players: 4, score: '', firstRound: false, house: {},
+    take: { top: [], wild: false, red3: false, black3: false, with: [], opened: 'yes', drew: false, melds: [[]] },
+    meld: { melds: [[]], add: [], addTo: '', opened: 'yes', natural: 0, mixed: 0, table: [[]], left: 2 },
+    open: { melds: [[]], left: 2 },
+    out: { melds: [[]], add: [], addTo: '', discard: [], opened: 'yes', natural: 0, mixed: 0, table: [[]], concealed: false },
+    discard: { card: [], left: 2, natural: 0, mixed: 0 },
+  };
+}
+
+/** The facts as last typed (the variant is chosen again on each visit: see settle.js init). */
+export const settleFacts = Object.assign(blankFacts(), recall(SETTLE_KEY, {}), { variant: null });
+
+// ---- the Score tab ---------------------------------------------------------------------------
+
+export const scoreView = {
+  setup: { variant: null, players: 4, teams: ['', '', ''], seats: ['', '', '', '', '', ''], firstDealer: 0, house: {} },
+  expanded: null, // index of the round whose lines are shown
+  confirming: null, // 'new' | 'undo' | {delete: r}
+  notice: null, // one line saying what the last action did
+  roundProblem: null, // a problem with the round just saved (it went back into the form)
+  sharing: false, // the summary box is open
+};
