@@ -1,11 +1,5 @@
-/* House rules chosen when a game is set up: what the variant's text leaves open, and the choices
- * tables commonly make for themselves (the target, the opening bands, the wild-card limit, bonuses).
- *
- * Which points are open comes from the matrix (a variant's `not_stated` cells); which parameters a
- * house rule may set, and their questions in words, from the variant's detail (`overridable`,
- * `question`). The page names only which common choices to offer first: every value and word is
- * the service's. The answers go with the game and are sent with every score, ruling and options request.
- */
+/* House rules chosen at setup: the points the variant's text leaves open (its not_stated cells in
+ * the matrix) and choices tables often make. Values, words and `overridable` are the service's. */
 import { cache, overridable, variantDetail } from './api.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';

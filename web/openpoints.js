@@ -56,11 +56,7 @@ function valueFor(name, picked, variant, players) {
   return Object.assign({}, own, { [String(players || 4)]: n });
 }
 
-/**
- * The answers a table may give for a parameter: yes/no, or the values the other texts give (a
- * one-tap answer that copies a real rule), and for numbers a field to type one. Read from the
- * matrix row (its type and every variant's value), never from a list in the page.
- */
+/** A table's possible answers, from the matrix row: yes/no, the other texts' values, or a typed number. */
 function choicesFor(name, exceptVariant, players) {
   const info = paramInfo(name);
   if (!info) return { choices: [], number: false };
@@ -162,11 +158,7 @@ function houseRulesBox(rules, onSet, onRemove, opts) {
   return box;
 }
 
-/**
- * A house rule chosen before play: the question, and a list whose first entry is what the text
- * says (or "not settled"), then the answers a table may give; "another number" opens a field.
- * `set(name, value)` is called with `undefined` when the table goes back to the text.
- */
+/** A house rule chosen before play, as a list: what the text says first; `set(name, undefined)` goes back to it. */
 function presetField(name, variant, players, current, set) {
   const id = `house-${name.replace(/\W/g, '-')}`;
   const info = paramInfo(name);

@@ -89,11 +89,7 @@ const S = {
     return v ? (v.target_score[String(game.players)] || Object.values(v.target_score)[0]) : null;
   },
 
-  /**
-   * The penalties a round can charge under this game's rules: the variant's `score.penalty_<kind>`
-   * parameters that give points (da-ludo's -500s), or a house rule that does; each with the
-   * service's description and its points. Entered as a count per team, summed by the engine.
-   */
+  /** Penalties a round can charge here (score.penalty_<kind> with points, e.g. da-ludo's -500s): {kind, what, points}. */
   penaltyKinds() {
     if (!cache.matrix) return [];
     return cache.matrix.rows.filter((r) => r.parameter.startsWith(PENALTY_PREFIX)).map((r) => {

@@ -222,11 +222,7 @@ function totalsBoard(over) {
   return board;
 }
 
-/**
- * A team whose next opening requirement the text does not give (da-ludo below zero: its table starts
- * at 0): the point the service names as not stated is asked right under the totals, and the answer
- * becomes the game's house rule, so the pad scores again and states the requirement.
- */
+/** An opening requirement the text does not give (da-ludo below zero): its open point, asked under the totals. */
 function openingQuestion() {
   const game = S.game;
   const last = S.roundResult(game.checked - 1);

@@ -10,13 +10,8 @@
  *   'data-changed'   rule data (the matrix) arrived: views that use it redraw
  *   'connection-back'  the service answers again: rounds waiting to be checked are sent
  *   'score-render'   the round form changed shape: the score view redraws
- *   'facts-changed'  the facts on the Settle tab changed (a ruling on other facts is out of date)
  *
- * and the state of the two views that is not the game itself (score-model.js keeps that):
- *
- *   settleFacts     the Settle tab's facts, per question, as typed (saved on the phone at each change)
- *   scoreView       the Score tab's: the game being set up, the round opened, a question awaiting
- *                   confirmation, the last notice, a refused round, the summary box
+ * and the views' own state: settleFacts (the Settle tab's, as typed), scoreView (the Score tab's but the game).
  */
 import { recall } from './dom.js';
 
@@ -32,7 +27,6 @@ export function on(name, listener) { bus.addEventListener(name, (event) => liste
 
 export const SETTLE_KEY = 'cr.settle';
 
-/** No facts yet: each question's own, so switching questions loses nothing. */
 export function blankFacts() {
   return {
     question: 'take_pile', players: 4, score: '', firstRound: false, house: {},
@@ -44,16 +38,15 @@ export function blankFacts() {
   };
 }
 
-/** The facts as last typed (the variant is chosen again on each visit: see settle.js init). */
 export const settleFacts = Object.assign(blankFacts(), recall(SETTLE_KEY, {}), { variant: null });
 
 // ---- the Score tab ---------------------------------------------------------------------------
 
 export const scoreView = {
   setup: { variant: null, players: 4, teams: ['', '', ''], seats: ['', '', '', '', '', ''], firstDealer: 0, house: {} },
-  expanded: null, // index of the round whose lines are shown
+  expanded: null, // the round whose lines are shown
   confirming: null, // 'new' | 'undo' | {delete: r}
-  notice: null, // one line saying what the last action did
-  roundProblem: null, // a problem with the round just saved (it went back into the form)
-  sharing: false, // the summary box is open
+  notice: null, // what the last action did
+  roundProblem: null, // why the round just saved went back into the form
+  sharing: false,
 };

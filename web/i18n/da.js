@@ -164,7 +164,7 @@ export default {
   'house.noLimit': 'ingen grænse', 'house.none': 'ingen',
   'house.asText': (v) => `Som reglerne siger: ${v.value}`, 'house.notSettled': 'Ikke afgjort (teksten siger intet)',
   'house.setup': 'Husregler (valgfrit)', 'house.setupChosen': (v) => `Husregler: ${v.n} valgt`,
-  'house.setupLead': 'Bestem nu, hvad jeres bord spiller anderledes, eller hvad teksten lader stå åbent. Hver husregel sendes med hver pointoptælling og afgørelse i spillet og kan ændres senere.',
+  'house.setupLead': 'Det, jeres bord spiller på sin egen måde: sendes med hver pointoptælling og afgørelse i spillet.',
   'house.loading': 'Regeldataene er på vej.', 'house.chooseFirst': 'Vælg regler først.',
   'house.openGroup': 'Teksten lader stå åbent', 'house.tableGroup': 'Almindelige valg ved bordet',
 

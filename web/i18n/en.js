@@ -171,7 +171,7 @@ export default {
   'house.noLimit': 'no limit', 'house.none': 'none',
   'house.asText': (v) => `As the rules say: ${v.value}`, 'house.notSettled': 'Not settled (the text is silent)',
   'house.setup': 'House rules (optional)', 'house.setupChosen': (v) => `House rules: ${v.n} chosen`,
-  'house.setupLead': 'Settle now what your table plays differently or what the text leaves open. Each is sent with every score and ruling of this game, and can be changed later.',
+  'house.setupLead': 'What your table plays its own way: sent with every score and ruling of this game.',
   'house.loading': 'The rule data is still on its way.', 'house.chooseFirst': 'Choose the rules first.',
   'house.openGroup': 'The text leaves open', 'house.tableGroup': 'Common table choices',
 

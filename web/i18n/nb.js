@@ -164,7 +164,7 @@ export default {
   'house.noLimit': 'ingen grense', 'house.none': 'ingen',
   'house.asText': (v) => `Som reglene sier: ${v.value}`, 'house.notSettled': 'Ikke avgjort (teksten sier ingenting)',
   'house.setup': 'Husregler (valgfritt)', 'house.setupChosen': (v) => `Husregler: ${v.n} valgt`,
-  'house.setupLead': 'Bestem nå hva bordet deres spiller annerledes eller hva teksten lar stå åpent. Hver husregel sendes med hver poengføring og kjennelse i spillet og kan endres senere.',
+  'house.setupLead': 'Det bordet deres spiller på sin egen måte: sendes med hver poengføring og kjennelse i spillet.',
   'house.loading': 'Regeldataene er på vei.', 'house.chooseFirst': 'Velg regler først.',
   'house.openGroup': 'Teksten lar stå åpent', 'house.tableGroup': 'Vanlige valg ved bordet',
 

@@ -164,7 +164,7 @@ export default {
   'house.noLimit': 'ingen gräns', 'house.none': 'inga',
   'house.asText': (v) => `Som reglerna säger: ${v.value}`, 'house.notSettled': 'Inte avgjort (texten säger inget)',
   'house.setup': 'Husregler (frivilligt)', 'house.setupChosen': (v) => `Husregler: ${v.n} valda`,
-  'house.setupLead': 'Bestäm nu vad ert bord spelar annorlunda eller vad texten lämnar öppet. Varje husregel skickas med varje poängräkning och domslut i partiet och kan ändras senare.',
+  'house.setupLead': 'Det ert bord spelar på sitt eget sätt: skickas med varje poängräkning och domslut i partiet.',
   'house.loading': 'Regeldata är på väg.', 'house.chooseFirst': 'Välj regler först.',
   'house.openGroup': 'Texten lämnar öppet', 'house.tableGroup': 'Vanliga val vid bordet',
 
