@@ -88,7 +88,7 @@ function gameHere() { const g = score.game; return g && m.variant && g.variant =
 function houseRules() {
   if (!m.variant || m.variant === 'all') return {};
   const game = gameHere();
-  return game ? Object.assign({}, m.house[m.variant], game.houseRules) : (m.house[m.variant] || {});
+  return game ? game.houseRules : (m.house[m.variant] || {}); // a rule removed on the pad is gone here too
 }
 
 function setHouseRule(name, value) {

@@ -85,6 +85,13 @@ def test_the_games_house_rules_apply_on_settle_to_rulings_and_options(phone):
     expect(page.locator("#ruling")).to_be_visible()
     page.wait_for_function("() => document.querySelector('#ruling') && document.querySelector('#ruling').textContent.length > 0")
     assert options and options[-1]["house_rules"]["wild.twos"] is True
+    # Removed on the score pad, it is gone from Settle too.
+    page.locator("#tab-score").tap()
+    page.locator("#game-house-rules [data-parameter='wild.twos']").get_by_role("button", name="Remove").tap()
+    expect(page.locator("#game-house-rules [data-parameter='wild.twos']")).to_have_count(0)
+    page.locator("#tab-settle").tap()
+    expect(page.locator("#settle-house-rules")).not_to_contain_text("Are twos wild in your game?")
+    expect(page.locator("#settle-house-rules")).to_contain_text("8,000")
 
 
 def test_da_ludo_penalties_are_entered_and_summed_by_the_engine(phone):
