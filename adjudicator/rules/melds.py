@@ -14,17 +14,31 @@ from ..model.messages import Card, Message, Rank
 
 
 def split(judge: Judge, cards) -> tuple[list[str], list[str]]:
-    """(naturals, wilds) of a group of cards; may raise NotStated for twos."""
+    """(naturals, wilds) of a group of cards; may raise NotStated for twos.
+
+    Each wildness parameter is read once per group, at its first card (a second read of the same
+    parameter records nothing new): the same parameters, in the same order, as reading card by card,
+    and most groups (no joker, no two) read none."""
     naturals, wilds = [], []
+    jokers = twos = None
     for c in cards:
-        (wilds if judge.wild(c) else naturals).append(c)
+        if c == JOKER:
+            if jokers is None:
+                jokers = bool(judge.param("wild.jokers"))
+            (wilds if jokers else naturals).append(c)
+        elif c[:-1] == "2":
+            if twos is None:
+                twos = bool(judge.param("wild.twos"))
+            (wilds if twos else naturals).append(c)
+        else:
+            naturals.append(c)
     return naturals, wilds
 
 
 def natural_rank(judge: Judge, cards) -> str | None:
     """The one rank of a meld's natural cards (None when they mix ranks or there are none)."""
     naturals, _ = split(judge, cards)
-    ranks = {rank(c) for c in naturals}
+    ranks = {JOKER if c == JOKER else c[:-1] for c in naturals}
     return ranks.pop() if len(ranks) == 1 else None
 
 

@@ -120,6 +120,12 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]]) -> tuple[Find
     for key in order:
         found = per[key]
         present = [f for f in found if f is not None]
+        base = present[0]
+        if len(present) == len(runs) and all(f == base for f in present[1:]):
+            # the same finding under every reading (most of them): kept as it is, less the points tried
+            open_on = tuple(dict.fromkeys(o for o in base.open_on if o not in points))
+            out.append(base if open_on == base.open_on else replace(base, open_on=open_on))
+            continue
         outcomes = {f.passed for f in present}
         citations = _union(present, "citations")
         parameters = _union(present, "parameters")
