@@ -41,14 +41,11 @@ def deck_issues(rules: Variant, shown: list[str], locate: Callable[[], Iterable[
     are the laid-out red threes, each count with its pointer.
     """
     decks, jokers = rules.value("deck.decks"), rules.value("deck.jokers")
-    counts = Counter(shown)
     red_limit = rules.red_threes_in_deck
     laid = sum(n for n, _ in red_threes_laid)
-    most = max(counts.values(), default=0)
-    fits = most <= decks and counts[card_codes.JOKER] <= jokers or \
-        not [c for c, n in counts.items() if n > (jokers if c == card_codes.JOKER else decks)]
-    if fits and laid + counts["3H"] + counts["3D"] <= red_limit:
+    if _fits(shown, decks, jokers) and laid + shown.count("3H") + shown.count("3D") <= red_limit:
         return []
+    counts = Counter(shown)
     issues, seen = [], Counter()
     for card, at in locate():
         seen[card] += 1
@@ -66,6 +63,21 @@ def deck_issues(rules: Variant, shown: list[str], locate: Callable[[], Iterable[
                 break
         issues.append(issue(at, "error.too_many_red_threes", variant=rules.ref, count=laid + reds, limit=red_limit))
     return issues
+
+
+def _fits(shown: list[str], decks: int, jokers: int) -> bool:
+    """Whether the deck holds every card of ``shown`` as often as it appears (no card more than ``decks``
+    times, no more than ``jokers`` jokers); the usual table has few repeats, so a set decides most at once."""
+    joker_count = shown.count(card_codes.JOKER)
+    if joker_count > jokers:
+        return False
+    if len(shown) - joker_count - len(set(shown)) + (1 if joker_count else 0) < decks:
+        return True  # fewer repeated copies in all than one card would need to pass the limit
+    counts: dict[str, int] = {}
+    for card in shown:
+        counts[card] = counts.get(card, 0) + 1
+    counts.pop(card_codes.JOKER, None)
+    return max(counts.values(), default=0) <= decks
 
 
 def check_table(rules: Variant, sit: Situation, act: Action) -> None:
