@@ -124,6 +124,12 @@ class Variant:
     def red_threes_in_deck(self) -> int:
         return 2 * self.value("deck.decks")
 
+    @functools.cached_property
+    def plain_values(self) -> dict[str, Any]:
+        """The values the document states outright (no interpretation to show, nothing open): the engine's
+        most common read, answered by one look-up."""
+        return {name: e.value for name, e in self.params.items() if e.status == "stated" and e.source == "document"}
+
     def under_readings(self, chosen: tuple[tuple[str, Any], ...]) -> "Variant":
         """This variant with each open point of ``chosen`` read as the value given.
 
@@ -142,7 +148,7 @@ class Variant:
         changed = copy.copy(self)
         changed.params = {**self.params, **entries}
         changed.cite_cache = {}
-        for derived in ("deck_size", "red_threes_in_deck"):  # worked out again from the new entries
+        for derived in ("deck_size", "red_threes_in_deck", "plain_values"):  # worked out again from the new entries
             changed.__dict__.pop(derived, None)
         return changed
 

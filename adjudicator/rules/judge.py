@@ -121,21 +121,26 @@ class Judge:
         self.skipped: dict[str, tuple[str, ...]] = {}
         self.two_way: list[str] = []  # parameters read whose text reads two ways (interpreted, with readings)
         self._current: Check | None = None
+        self._plain = rules.plain_values
         self._failed = self._open = 0  # counts of failed and open findings, for the verdict
 
     # --- parameters --------------------------------------------------------------------------
     def param(self, name: str) -> Any:
         """Read a parameter for the running check; raise :class:`NotStated` when the text leaves it open."""
-        entry = self.rules.params[name]
         current = self._current
-        if current is not None and name not in current.params:
-            current.params.append(name)
-        if entry.status != "stated" or entry.source != "document":
-            self._interpret(name)
-            if not entry.settled:
-                raise NotStated(name)
-            if entry.readings and entry.source == "document" and name not in self.two_way:
-                self.two_way.append(name)
+        if current is not None:
+            read = current.params
+            if name not in read:
+                read.append(name)
+        plain = self._plain
+        if name in plain:  # stated outright by the document
+            return plain[name]
+        entry = self.rules.params[name]
+        self._interpret(name)
+        if not entry.settled:
+            raise NotStated(name)
+        if entry.readings and entry.source == "document" and name not in self.two_way:
+            self.two_way.append(name)
         return entry.value
 
     @property
