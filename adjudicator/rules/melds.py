@@ -63,24 +63,25 @@ def canastas(judge: Judge, melds) -> int:
 
 def check_meld(judge: Judge, cards, subject: Message, going_out: bool = False) -> None:
     """Run every composition check on one meld as it will lie on the table."""
-    reds = [c for c in cards if is_red_three(c)]
-    if reds:
-        with judge.rule("red_three.never_melded") as check:
-            judge.param("red_three.laid_out")
-            check.result(False, "meld.red_three", subject=subject, card=Card(reds[0]))
-        return
-    if any(is_black_three(c) for c in cards):
-        _check_black_threes(judge, cards, subject, going_out)
+    threes = [c for c in cards if c[:-1] == "3"]  # (a joker's code, "JK", is no three)
+    if threes:
+        reds = [c for c in threes if is_red_three(c)]
+        if reds:
+            with judge.rule("red_three.never_melded") as check:
+                judge.param("red_three.laid_out")
+                check.result(False, "meld.red_three", subject=subject, card=Card(reds[0]))
+            return
+        _check_black_threes(judge, cards, subject, going_out)  # threes, none of them red
         return
     naturals = wilds = None
     with judge.rule("meld.same_rank") as check:
         judge.param("meld.min_cards")  # the sentence that defines a meld as cards of one rank
         naturals, wilds = split(judge, cards)
-        ranks = sorted({rank(c) for c in naturals})
+        ranks = {JOKER if c == JOKER else c[:-1] for c in naturals}
         if len(ranks) > 1:
-            check.result(False, "meld.mixed_ranks", subject=subject, ranks=tuple(Rank(r) for r in ranks))
+            check.result(False, "meld.mixed_ranks", subject=subject, ranks=tuple(Rank(r) for r in sorted(ranks)))
         elif ranks:
-            check.result(True, "meld.one_rank", subject=subject, rank=Rank(ranks[0]))
+            check.result(True, "meld.one_rank", subject=subject, rank=Rank(next(iter(ranks))))
     if naturals is None:
         return  # the check above recorded that the text leaves a card's wildness open
     n, w = len(naturals), len(wilds)

@@ -96,11 +96,11 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> None:
         raise ImpossibleInput(issues)
     if sit.has_melded is True and sit.team.melds == ():
         raise ImpossibleInput([issue(f"{base}/player/has_melded", "error.melded_without_melds")])
-    reds = [issue(f"{base}/{name}/melds/{m}/{i}", "error.red_three_in_meld", card=Card(c))
-            for name, side in (("team", sit.team), ("opponents", sit.opponents))
-            for m, meld in enumerate(side.melds or ()) for i, c in enumerate(meld) if c in ("3H", "3D")]
-    if reds:
-        raise ImpossibleInput(reds)
+    if any("3H" in meld or "3D" in meld for side in (sit.team, sit.opponents) for meld in side.melds or ()):
+        raise ImpossibleInput([issue(f"{base}/{name}/melds/{m}/{i}", "error.red_three_in_meld", card=Card(c))
+                               for name, side in (("team", sit.team), ("opponents", sit.opponents))
+                               for m, meld in enumerate(side.melds or ()) for i, c in enumerate(meld)
+                               if c in ("3H", "3D")])
     if sit.first_round and rules.params["first_round.no_opening"].value is True:
         opened = [issue(f"{base}/{name}/melds", "error.melds_in_first_round", variant=rules.ref)
                   for name, side in (("team", sit.team), ("opponents", sit.opponents)) if side.melds]
