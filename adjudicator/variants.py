@@ -307,7 +307,8 @@ def parsed_yaml(raw: bytes) -> object:
 
 def _cache_folder() -> Path | None:
     """``CANASTA_CACHE_DIR`` (empty: no cache), else ``$XDG_CACHE_HOME`` or ``~/.cache``, then
-    ``canasta-referee``; None where it cannot be made, or is not this user's own private folder."""
+    ``canasta-referee``; None where it cannot be made, or where another user could write to it (it must be
+    this user's or root's -- a cache written when an image was built -- and writable by its owner alone)."""
     chosen = os.environ.get("CANASTA_CACHE_DIR")
     if chosen == "":
         return None
@@ -318,7 +319,7 @@ def _cache_folder() -> Path | None:
         info = folder.stat()
     except (OSError, RuntimeError):  # no home, a read-only disk: parse every time
         return None
-    private = info.st_uid == os.getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) \
+    private = info.st_uid in (os.getuid(), 0) and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) \
         if hasattr(os, "getuid") else True
     return folder if private else None
 
