@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
+import marshal
 import os
+import stat
+from importlib.util import find_spec
 from importlib import resources
 from importlib.resources.abc import Traversable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from .model.citations import Citation
 from .model.enums import Status
@@ -123,6 +125,12 @@ class Variant:
     def red_threes_in_deck(self) -> int:
         return 2 * self.value("deck.decks")
 
+    @functools.cached_property
+    def plain_values(self) -> dict[str, Any]:
+        """The values the document states outright (no interpretation to show, nothing open): the engine's
+        most common read, answered by one look-up."""
+        return {name: e.value for name, e in self.params.items() if e.status == "stated" and e.source == "document"}
+
     def under_readings(self, chosen: tuple[tuple[str, Any], ...]) -> "Variant":
         """This variant with each open point of ``chosen`` read as the value given.
 
@@ -141,7 +149,7 @@ class Variant:
         changed = copy.copy(self)
         changed.params = {**self.params, **entries}
         changed.cite_cache = {}
-        for derived in ("deck_size", "red_threes_in_deck"):  # worked out again from the new entries
+        for derived in ("deck_size", "red_threes_in_deck", "plain_values"):  # worked out again from the new entries
             changed.__dict__.pop(derived, None)
         return changed
 
@@ -241,7 +249,7 @@ def default_dir() -> Traversable:
 def load_variant(path: Path | Traversable, folder: Path | Traversable | None = None) -> Variant:
     """Load and verify one variant file (its source text is in ``folder``, default: the file's own);
     raise :class:`VariantError` on any fault."""
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: 10x faster
+    data = parsed_yaml(path.read_bytes())
     if not isinstance(data, dict):
         raise VariantError(f"{path.name}: not a mapping")
     try:
@@ -272,6 +280,119 @@ def load_variant(path: Path | Traversable, folder: Path | Traversable | None = N
     for param in PARAMETERS:
         variant.params[param.name] = _load_entry(variant, positions, param, raw_params[param.name])
     return variant
+
+
+# --- the parsed files, kept between starts -------------------------------------------------------
+# Parsing a variant's YAML is most of loading it (PyYAML builds every object in Python: ~7 ms a file).
+# The parsed data is kept as marshal (plain data only, never pickle) in a private folder, named by the
+# sha256 of the file's bytes and of the YAML library installed, so a changed file or library is parsed
+# again. Only the parse is kept: every load still checks every citation against the source text.
+
+CACHE_FORMAT = b"canasta-variant-yaml-1"
+_PLAIN = (dict, list, str, int, float, bool, type(None))
+
+
+def parsed_yaml(raw: bytes) -> object:
+    """``raw`` (a variant file's bytes) parsed by PyYAML's safe loader, from the cache where it holds them."""
+    folder, key = _cache_folder(), _cache_key(raw)
+    if folder is not None and key is not None:
+        data = _read_cache(folder / key)
+        if data is not None:
+            return data
+    import yaml  # here, not at the top: a start-up that finds every file in the cache never loads PyYAML
+    text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as a file read as text
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: 10x faster
+    if folder is not None and key is not None:
+        _write_cache(folder, key, data)
+    return data
+
+
+def _cache_folder() -> Path | None:
+    """``CANASTA_CACHE_DIR`` (empty: no cache), else ``$XDG_CACHE_HOME`` or ``~/.cache``, then
+    ``canasta-referee``; None where it cannot be made, or where another user could write to it (it must be
+    this user's or root's -- a cache written when an image was built -- and writable by its owner alone)."""
+    chosen = os.environ.get("CANASTA_CACHE_DIR")
+    if chosen == "":
+        return None
+    try:
+        folder = Path(chosen) if chosen else \
+            Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "canasta-referee"
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.stat()
+    except (OSError, RuntimeError):  # no home, a read-only disk: parse every time
+        return None
+    private = info.st_uid in (os.getuid(), 0) and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) \
+        if hasattr(os, "getuid") else True
+    return folder if private else None
+
+
+@functools.lru_cache(maxsize=1)
+def _library_stamp() -> bytes | None:
+    """What identifies the installed PyYAML (its files' path, size and time) without importing it."""
+    spec = find_spec("yaml")
+    if spec is None or spec.origin is None:
+        return None
+    stamps = []
+    for name in ("__init__.py", "constructor.py", "resolver.py"):
+        try:
+            info = (Path(spec.origin).parent / name).stat()
+        except OSError:
+            return None
+        stamps.append(f"{name}:{info.st_size}:{info.st_mtime_ns}")
+    return f"{spec.origin}|{'|'.join(stamps)}".encode()
+
+
+def _cache_key(raw: bytes) -> str | None:
+    stamp = _library_stamp()
+    if stamp is None:
+        return None
+    return hashlib.sha256(CACHE_FORMAT + b"\0" + stamp + b"\0" + raw).hexdigest() + ".marshal"
+
+
+def _read_cache(path: Path) -> object:
+    """The data kept at ``path``, or None: absent, damaged (its own sha256 is checked), or not plain data."""
+    try:
+        blob = path.read_bytes()
+    except OSError:
+        return None
+    digest, body = blob[:32], blob[32:]
+    if hashlib.sha256(body).digest() != digest:
+        return None
+    try:
+        data = marshal.loads(body)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return data if _plain(data) else None
+
+
+def _plain(data: object) -> bool:
+    """Whether ``data`` holds only what a YAML mapping of this project parses to (no code, no other types)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind not in _PLAIN:
+            return False
+    return True
+
+
+def _write_cache(folder: Path, key: str, data: object) -> None:
+    """Keep ``data`` for the next start (written whole under a temporary name, then renamed); data that is
+    not plain (a YAML date) is not kept."""
+    if not _plain(data):
+        return
+    try:
+        body = marshal.dumps(data)
+        temporary = folder / f".{key}.{os.getpid()}.tmp"
+        temporary.write_bytes(hashlib.sha256(body).digest() + body)
+        os.replace(temporary, folder / key)
+    except (OSError, ValueError):
+        pass
 
 
 def translated(english: str | None, translations: tuple[tuple[str, str], ...], lang: str) -> str | None:

@@ -65,15 +65,21 @@ def rules(variants: dict[str, Variant], payload: dict) -> Variant:
 # Cards
 
 
-def card_list(value: Any, at: str, issues: list[Issue]) -> tuple[str, ...]:
-    """A list of card codes in canonical form, one issue per code that names no card."""
+def _canonical_cards(value: Any) -> tuple[str, ...] | None:
+    """The codes of ``value`` when each is canonical already (the usual request), else None."""
     get = card_codes.CANONICAL.get
     try:
         out = [get(code) for code in value]
     except TypeError:  # an unhashable item where a code should be
-        out = [None]
-    if None not in out:
-        return tuple(out)
+        return None
+    return None if None in out else tuple(out)
+
+
+def card_list(value: Any, at: str, issues: list[Issue]) -> tuple[str, ...]:
+    """A list of card codes in canonical form, one issue per code that names no card."""
+    out = _canonical_cards(value)
+    if out is not None:
+        return out
     out = []
     for i, code in enumerate(value):  # the slow path: 10/T, suit symbols, lower case, and faults
         card = card_codes.canonical(code)
@@ -86,7 +92,11 @@ def card_list(value: Any, at: str, issues: list[Issue]) -> tuple[str, ...]:
 
 
 def meld_list(value: Any, at: str, issues: list[Issue]) -> tuple[tuple[str, ...], ...]:
-    return tuple(card_list(meld, f"{at}/{i}", issues) for i, meld in enumerate(value))
+    out = []
+    for i, meld in enumerate(value):  # a meld's pointer is written only for a meld with a fault
+        cards = _canonical_cards(meld)
+        out.append(cards if cards is not None else card_list(meld, f"{at}/{i}", issues))
+    return tuple(out)
 
 
 def one_card(code: Any, at: str, issues: list[Issue]) -> str | None:

@@ -197,7 +197,11 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
 
 def caps(variants: dict[str, Variant]) -> tuple[int, int]:
     """(most cards in a list, most red threes a team lays out): the largest loaded deck's."""
-    return (max(v.deck_size for v in variants.values()), max(v.red_threes_in_deck for v in variants.values()))
+    most_cards = most_reds = 0
+    for v in variants.values():  # one pass: every request asks
+        most_cards = max(most_cards, v.deck_size)
+        most_reds = max(most_reds, v.red_threes_in_deck)
+    return most_cards, most_reds
 
 
 def check(payload: Any, kind: str, variants: dict[str, Variant]) -> dict:

@@ -109,3 +109,41 @@ class Ruling:
         if self.verdict == UNDETERMINED:
             return self.open()
         return ()
+
+
+# --- made in bulk ---------------------------------------------------------------------------------
+# A ruling makes a Finding per check and a Ruling per reading. A frozen dataclass's own __init__ sets
+# each field through object.__setattr__, half of what making one costs; these set the same fields
+# directly. The objects are the same class, equal field for field to the ones __init__ makes.
+
+_new = object.__new__
+_FINDING_SETTERS = tuple(Finding.__dict__[name].__set__ for name in Finding.__slots__)
+assert Finding.__slots__ == ("rule", "passed", "message", "parameters", "citations", "house_rules", "open_on",
+                             "missing")
+
+
+def finding(rule: str, passed: bool | None, message: Message, parameters: tuple, citations: tuple,
+            house_rules: tuple = (), open_on: tuple = (), missing: tuple = ()) -> Finding:
+    """``Finding(...)``, made faster (the engine's hot path)."""
+    made = _new(Finding)
+    s_rule, s_passed, s_message, s_parameters, s_citations, s_house, s_open, s_missing = _FINDING_SETTERS
+    s_rule(made, rule)
+    s_passed(made, passed)
+    s_message(made, message)
+    s_parameters(made, parameters)
+    s_citations(made, citations)
+    s_house(made, house_rules)
+    s_open(made, open_on)
+    s_missing(made, missing)
+    return made
+
+
+def ruling(variant: str, action: str, verdict: Verdict, findings: tuple, interpretations: tuple, missing: tuple,
+           not_stated: tuple, consequences: tuple, skipped: dict, two_way: tuple, variant_ref: Any) -> Ruling:
+    """``Ruling(...)`` of one run of the checks (no readings), made faster (the engine's hot path)."""
+    made = _new(Ruling)
+    made.__dict__.update(variant=variant, action=action, verdict=verdict, findings=findings,
+                         interpretations=interpretations, missing=missing, not_stated=not_stated,
+                         consequences=consequences, skipped=skipped, two_way=two_way, readings=(), across=(),
+                         variant_ref=variant_ref, open_points=())
+    return made

@@ -29,7 +29,20 @@ class Message:
 
 
 def msg(key: str, **args: Any) -> Message:
-    return Message(key, args)
+    return message(key, args)
+
+
+_new = object.__new__
+_set_key, _set_args = Message.__dict__["key"].__set__, Message.__dict__["args"].__set__
+
+
+def message(key: str, args: dict) -> Message:
+    """``Message(key, args)``, made without the frozen dataclass's per-field ``object.__setattr__`` (every
+    check makes one; the same object, equal to the one ``__init__`` makes)."""
+    made = _new(Message)
+    _set_key(made, key)
+    _set_args(made, args)
+    return made
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,11 +16,14 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..model.cards import JOKER, RANKS, is_red_three
-from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Interpretation, Ruling
-from ..model.messages import Fact, Message, Param
+from ..model.findings import (ILLEGAL, LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Interpretation, Ruling, finding,
+                              ruling)
+from ..model.messages import Fact, Message, Param, message
 from ..model.rule_ids import RULES
 from ..model.situation import MissingFact
 from ..variants import Variant
+
+NO_TAGS = frozenset()
 
 # rank (or "JK") -> the parameter holding its card value
 VALUE_PARAM = {r: f"card_value.{r}" for r in RANKS} | {JOKER: "card_value.joker"}
@@ -57,19 +60,24 @@ class Check:
     A block that records no result does not appear among the findings.
     """
 
-    __slots__ = ("judge", "id", "params", "passed", "message", "decided", "outer", "deciding", "tags")
+    __slots__ = ("judge", "id", "params", "passed", "message", "outer", "deciding", "tags")
 
     def __init__(self, judge: "Judge", rule_id: str):
-        self.judge, self.id, self.outer = judge, rule_id, None
+        self.judge = judge
+        self.id = rule_id
+        self.outer = self.passed = None
         self.params: list[str] = []
-        self.passed: bool | None = None
-        self.message: Message | None = None
-        self.decided = False
+        self.message: Message | None = None  # set by result(): the check decided
         self.deciding: tuple[str, ...] = ()  # parameters whose words decide this check, quoted first
-        self.tags: frozenset = frozenset()  # the case at hand (band:1500, freezer:joker, wild_in_pair ...)
+        self.tags: frozenset = NO_TAGS  # the case at hand (band:1500, freezer:joker, wild_in_pair ...)
+
+    @property
+    def decided(self) -> bool:
+        return self.message is not None
 
     def result(self, passed: bool | None, key: str, **args: Any) -> None:
-        self.passed, self.message, self.decided = passed, Message(key, args), True
+        self.passed = passed
+        self.message = message(key, args)
 
     def __enter__(self) -> "Check":
         self.outer, self.judge._current = self.judge._current, self
@@ -92,7 +100,7 @@ class Check:
                 self.result(None, "check.not_stated", variant=judge.rules.ref, parameter=Param(error.name))
             else:
                 return False
-        if self.decided:
+        if self.message is not None:
             judge._record(self, open_on, missing)
         elif self.params:
             judge.skipped.setdefault(self.id, tuple(self.params))
@@ -113,21 +121,26 @@ class Judge:
         self.skipped: dict[str, tuple[str, ...]] = {}
         self.two_way: list[str] = []  # parameters read whose text reads two ways (interpreted, with readings)
         self._current: Check | None = None
+        self._plain = rules.plain_values
         self._failed = self._open = 0  # counts of failed and open findings, for the verdict
 
     # --- parameters --------------------------------------------------------------------------
     def param(self, name: str) -> Any:
         """Read a parameter for the running check; raise :class:`NotStated` when the text leaves it open."""
-        entry = self.rules.params[name]
         current = self._current
-        if current is not None and name not in current.params:
-            current.params.append(name)
-        if entry.status != "stated" or entry.source != "document":
-            self._interpret(name)
-            if not entry.settled:
-                raise NotStated(name)
-            if entry.readings and entry.source == "document" and name not in self.two_way:
-                self.two_way.append(name)
+        if current is not None:
+            read = current.params
+            if name not in read:
+                read.append(name)
+        plain = self._plain
+        if name in plain:  # stated outright by the document
+            return plain[name]
+        entry = self.rules.params[name]
+        self._interpret(name)
+        if not entry.settled:
+            raise NotStated(name)
+        if entry.readings and entry.source == "document" and name not in self.two_way:
+            self.two_way.append(name)
         return entry.value
 
     @property
@@ -214,10 +227,10 @@ class Judge:
         citations, house, unread = hit
         for name in unread:  # the catalogue's parameters of a check that read none: their interpretations too
             self._interpret(name)
-        self.findings.append(Finding(check.id, check.passed, check.message, names, citations, house,
-                                     open_on, missing))
-        if check.passed is not True:
-            if check.passed is False:
+        passed = check.passed
+        self.findings.append(finding(check.id, passed, check.message, names, citations, house, open_on, missing))
+        if passed is not True:
+            if passed is False:
                 self._failed += 1
             else:
                 self._open += 1
@@ -250,10 +263,10 @@ class Judge:
 
     def ruling(self, action: str) -> Ruling:
         verdict = self.verdict()
-        return Ruling(self.rules.id, action, verdict, tuple(self.findings), tuple(self.interpretations.values()),
+        return ruling(self.rules.id, action, verdict, tuple(self.findings), tuple(self.interpretations.values()),
                       tuple(self.missing), tuple(self.not_stated),
                       tuple(self.consequences) if verdict != ILLEGAL else (), dict(self.skipped), tuple(self.two_way),
-                      variant_ref=self.rules.ref)
+                      self.rules.ref)
 
 
 def cited(rules: Variant, names, context: frozenset = frozenset()) -> tuple[tuple, tuple]:

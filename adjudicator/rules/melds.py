@@ -14,17 +14,31 @@ from ..model.messages import Card, Message, Rank
 
 
 def split(judge: Judge, cards) -> tuple[list[str], list[str]]:
-    """(naturals, wilds) of a group of cards; may raise NotStated for twos."""
+    """(naturals, wilds) of a group of cards; may raise NotStated for twos.
+
+    Each wildness parameter is read once per group, at its first card (a second read of the same
+    parameter records nothing new): the same parameters, in the same order, as reading card by card,
+    and most groups (no joker, no two) read none."""
     naturals, wilds = [], []
+    jokers = twos = None
     for c in cards:
-        (wilds if judge.wild(c) else naturals).append(c)
+        if c == JOKER:
+            if jokers is None:
+                jokers = bool(judge.param("wild.jokers"))
+            (wilds if jokers else naturals).append(c)
+        elif c[:-1] == "2":
+            if twos is None:
+                twos = bool(judge.param("wild.twos"))
+            (wilds if twos else naturals).append(c)
+        else:
+            naturals.append(c)
     return naturals, wilds
 
 
 def natural_rank(judge: Judge, cards) -> str | None:
     """The one rank of a meld's natural cards (None when they mix ranks or there are none)."""
     naturals, _ = split(judge, cards)
-    ranks = {rank(c) for c in naturals}
+    ranks = {JOKER if c == JOKER else c[:-1] for c in naturals}
     return ranks.pop() if len(ranks) == 1 else None
 
 
@@ -49,24 +63,25 @@ def canastas(judge: Judge, melds) -> int:
 
 def check_meld(judge: Judge, cards, subject: Message, going_out: bool = False) -> None:
     """Run every composition check on one meld as it will lie on the table."""
-    reds = [c for c in cards if is_red_three(c)]
-    if reds:
-        with judge.rule("red_three.never_melded") as check:
-            judge.param("red_three.laid_out")
-            check.result(False, "meld.red_three", subject=subject, card=Card(reds[0]))
-        return
-    if any(is_black_three(c) for c in cards):
-        _check_black_threes(judge, cards, subject, going_out)
+    threes = [c for c in cards if c[:-1] == "3"]  # (a joker's code, "JK", is no three)
+    if threes:
+        reds = [c for c in threes if is_red_three(c)]
+        if reds:
+            with judge.rule("red_three.never_melded") as check:
+                judge.param("red_three.laid_out")
+                check.result(False, "meld.red_three", subject=subject, card=Card(reds[0]))
+            return
+        _check_black_threes(judge, cards, subject, going_out)  # threes, none of them red
         return
     naturals = wilds = None
     with judge.rule("meld.same_rank") as check:
         judge.param("meld.min_cards")  # the sentence that defines a meld as cards of one rank
         naturals, wilds = split(judge, cards)
-        ranks = sorted({rank(c) for c in naturals})
+        ranks = {JOKER if c == JOKER else c[:-1] for c in naturals}
         if len(ranks) > 1:
-            check.result(False, "meld.mixed_ranks", subject=subject, ranks=tuple(Rank(r) for r in ranks))
+            check.result(False, "meld.mixed_ranks", subject=subject, ranks=tuple(Rank(r) for r in sorted(ranks)))
         elif ranks:
-            check.result(True, "meld.one_rank", subject=subject, rank=Rank(ranks[0]))
+            check.result(True, "meld.one_rank", subject=subject, rank=Rank(next(iter(ranks))))
     if naturals is None:
         return  # the check above recorded that the text leaves a card's wildness open
     n, w = len(naturals), len(wilds)

@@ -153,6 +153,8 @@ def pile_cards_apart(situation: Situation, groups, used_from_pile) -> tuple[list
     """The melds of a turn that began by taking the pile, split for the opening check: the pile's top card
     (the last of ``turn.cards_from_pile``) counts as the hand's cards do; the other pile cards the melds use
     are set apart, and ``opening.pile_top_only`` says whether they count."""
+    if not used_from_pile:  # the usual case: no pile card in the melds, nothing to set apart
+        return [list(group) for group in groups], []
     left = Counter(used_from_pile)
     taken = situation.cards_from_pile
     if taken and left[taken[-1]] > 0:
@@ -172,6 +174,8 @@ def pile_cards_apart(situation: Situation, groups, used_from_pile) -> tuple[list
 
 def without_pile_cards(groups, used_from_pile) -> list[list[str]]:
     """The groups with the pile's cards (beyond the top card, which leads the first group) taken out."""
+    if not used_from_pile:
+        return [list(g) for g in groups]
     left = Counter(used_from_pile)
     out = []
     for i, g in enumerate(groups):

@@ -126,10 +126,14 @@ def _stock_fits(rules: Variant, sit: Situation) -> bool:
     entry = rules.params["deal.cards"]
     if not entry.settled:
         return True
-    counts = [sit.players] if sit.players is not None else rules.value("players.supported")
-    dealt = [p * deal[p] for deal in _deals(rules, entry.value) for p in counts if p in deal]
+    key = ("least_dealt", sit.players)  # per variant (and house rules: their copy has its own cache)
+    least = rules.cite_cache.get(key, key)
+    if least is key:
+        counts = [sit.players] if sit.players is not None else rules.value("players.supported")
+        dealt = [p * deal[p] for deal in _deals(rules, entry.value) for p in counts if p in deal]
+        least = rules.cite_cache[key] = min(dealt) if dealt else None
     size = rules.deck_size
-    return not dealt or sit.stock_count <= min(size - min(dealt) - 1, size - _shown(sit))
+    return least is None or sit.stock_count <= min(size - least - 1, size - _shown(sit))
 
 
 def _stock(judge: Judge, sit: Situation) -> None:
@@ -185,9 +189,9 @@ def _band_may_need_canasta(rules: Variant, side: Side) -> bool:
     """Whether the band check can refuse this side: its score's band opens only with a canasta, and no meld
     is long enough to be one (worked out without a judge; a judge words a refusal)."""
     bands, least = rules.params["opening.bands"], rules.params["canasta.min_cards"]
-    if not bands.settled or not band_for(bands.value, side.score)["canasta_required"]:
-        return False
-    return not least.settled or all(len(m) < least.value for m in side.melds)
+    if not bands.settled or least.settled and max(map(len, side.melds)) >= least.value:
+        return False  # the usual case: a meld long enough to be a canasta (the band then never refuses)
+    return band_for(bands.value, side.score)["canasta_required"]
 
 
 def _one_per_rank(judge: Judge, side: Side, subject_key: str) -> None:

@@ -105,10 +105,16 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]]) -> tuple[Find
     """Findings matched by (rule, occurrence) across the readings, in order of first appearance."""
     order: list[tuple] = []
     per: dict[tuple, list] = {}
+    subjects: dict = {}  # what a subject says (comparable) -> a number: keys of small ints hash cheaply
+    by_object: dict[int, int | None] = {}  # a subject message's id -> its number (one meld's checks share it)
     for index, (_, ruling) in enumerate(runs):
         seen: dict[tuple, int] = {}
         for finding in ruling.findings:
-            about = (finding.rule, _subject(finding))  # a meld's checks are matched meld by meld
+            subject = finding.message.args.get("subject")
+            number = by_object.get(id(subject), -1) if subject is not None else None
+            if number == -1:
+                number = by_object[id(subject)] = _subject_number(subject, subjects)
+            about = (finding.rule, number)  # a meld's checks are matched meld by meld
             k = seen[about] = seen.get(about, -1) + 1
             key = (*about, k)
             if key not in per:
@@ -117,9 +123,21 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]]) -> tuple[Find
             per[key][index] = finding
     out = []
     point_words = Items(tuple(Param(p) for p in points), " & ")
+    said: list[Message] = []
+
+    def reading_words() -> list[Message]:  # each run's reading in words, made once, when a finding needs them
+        if not said:
+            said.extend(reading_message(values) for values, _ in runs)
+        return said
     for key in order:
         found = per[key]
         present = [f for f in found if f is not None]
+        base = present[0]
+        if len(present) == len(runs) and all(f == base for f in present[1:]):
+            # the same finding under every reading (most of them): kept as it is, less the points tried
+            open_on = tuple(dict.fromkeys(o for o in base.open_on if o not in points))
+            out.append(base if open_on == base.open_on else replace(base, open_on=open_on))
+            continue
         outcomes = {f.passed for f in present}
         citations = _union(present, "citations")
         parameters = _union(present, "parameters")
@@ -130,13 +148,13 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]]) -> tuple[Find
             if len(present) == len(runs) and all(m == messages[0] for m in messages):
                 message = messages[0]
             else:
-                message = msg("reading.whichever", points=point_words, readings=_each(runs, found))
+                message = msg("reading.whichever", points=point_words, readings=_each(reading_words(), found))
             base = present[0]
             out.append(Finding(base.rule, base.passed, message, parameters, citations, house,
                                tuple(dict.fromkeys(o for f in present for o in f.open_on if o not in points)),
                                missing))
         else:
-            out.append(Finding(key[0], None, msg("reading.depends", points=point_words, readings=_each(runs, found)),
+            out.append(Finding(key[0], None, msg("reading.depends", points=point_words, readings=_each(reading_words(), found)),
                                parameters, citations, house, tuple(points), missing))
     return tuple(out)
 
@@ -147,6 +165,13 @@ def _union(findings: list[Finding], field: str) -> tuple:
     if all(getattr(f, field) == first for f in findings):
         return first
     return tuple(dict.fromkeys(item for f in findings for item in getattr(f, field)))
+
+
+def _subject_number(subject, numbers: dict) -> int | None:
+    """The number of what ``subject`` says among ``numbers`` (None: a subject that is no message)."""
+    if not isinstance(subject, Message):
+        return None
+    return numbers.setdefault(_comparable(subject), len(numbers))
 
 
 def _subject(finding: Finding):
@@ -161,10 +186,11 @@ def _comparable(message: Message):
                                for name, arg in message.args.items()))
 
 
-def _each(runs, found) -> Items:
-    """What a finding says under each reading ("if twos are wild: ...; if not: ...")."""
+def _each(readings: list[Message], found) -> Items:
+    """What a finding says under each reading ("if twos are wild: ...; if not: ..."); ``readings`` are the
+    runs' readings in words (made once for all the findings)."""
     parts = []
-    for (values, _), finding in zip(runs, found):
+    for reading, finding in zip(readings, found):
         said = finding.message if finding is not None else msg("reading.not_checked")
-        parts.append(msg("reading.says", reading=reading_message(values), says=said))
+        parts.append(msg("reading.says", reading=reading, says=said))
     return Items(tuple(parts))

@@ -41,14 +41,11 @@ def deck_issues(rules: Variant, shown: list[str], locate: Callable[[], Iterable[
     are the laid-out red threes, each count with its pointer.
     """
     decks, jokers = rules.value("deck.decks"), rules.value("deck.jokers")
-    counts = Counter(shown)
     red_limit = rules.red_threes_in_deck
     laid = sum(n for n, _ in red_threes_laid)
-    most = max(counts.values(), default=0)
-    fits = most <= decks and counts[card_codes.JOKER] <= jokers or \
-        not [c for c, n in counts.items() if n > (jokers if c == card_codes.JOKER else decks)]
-    if fits and laid + counts["3H"] + counts["3D"] <= red_limit:
+    if _fits(shown, decks, jokers) and laid + shown.count("3H") + shown.count("3D") <= red_limit:
         return []
+    counts = Counter(shown)
     issues, seen = [], Counter()
     for card, at in locate():
         seen[card] += 1
@@ -68,6 +65,21 @@ def deck_issues(rules: Variant, shown: list[str], locate: Callable[[], Iterable[
     return issues
 
 
+def _fits(shown: list[str], decks: int, jokers: int) -> bool:
+    """Whether the deck holds every card of ``shown`` as often as it appears (no card more than ``decks``
+    times, no more than ``jokers`` jokers); the usual table has few repeats, so a set decides most at once."""
+    joker_count = shown.count(card_codes.JOKER)
+    if joker_count > jokers:
+        return False
+    if len(shown) - joker_count - len(set(shown)) + (1 if joker_count else 0) < decks:
+        return True  # fewer repeated copies in all than one card would need to pass the limit
+    counts: dict[str, int] = {}
+    for card in shown:
+        counts[card] = counts.get(card, 0) + 1
+    counts.pop(card_codes.JOKER, None)
+    return max(counts.values(), default=0) <= decks
+
+
 def check_table(rules: Variant, sit: Situation, act: Action) -> None:
     """Refuse a situation and action that cannot happen together under the variant (the one table check:
     :func:`adjudicator.rules.engine.rule` and :func:`adjudicator.options.legal_moves` apply it, and so every
@@ -84,11 +96,11 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> None:
         raise ImpossibleInput(issues)
     if sit.has_melded is True and sit.team.melds == ():
         raise ImpossibleInput([issue(f"{base}/player/has_melded", "error.melded_without_melds")])
-    reds = [issue(f"{base}/{name}/melds/{m}/{i}", "error.red_three_in_meld", card=Card(c))
-            for name, side in (("team", sit.team), ("opponents", sit.opponents))
-            for m, meld in enumerate(side.melds or ()) for i, c in enumerate(meld) if c in ("3H", "3D")]
-    if reds:
-        raise ImpossibleInput(reds)
+    if any("3H" in meld or "3D" in meld for side in (sit.team, sit.opponents) for meld in side.melds or ()):
+        raise ImpossibleInput([issue(f"{base}/{name}/melds/{m}/{i}", "error.red_three_in_meld", card=Card(c))
+                               for name, side in (("team", sit.team), ("opponents", sit.opponents))
+                               for m, meld in enumerate(side.melds or ()) for i, c in enumerate(meld)
+                               if c in ("3H", "3D")])
     if sit.first_round and rules.params["first_round.no_opening"].value is True:
         opened = [issue(f"{base}/{name}/melds", "error.melds_in_first_round", variant=rules.ref)
                   for name, side in (("team", sit.team), ("opponents", sit.opponents)) if side.melds]
