@@ -17,7 +17,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PORT=8000 \
-    WEB_CONCURRENCY=2
+    WEB_CONCURRENCY=2 \
+    CANASTA_CACHE_DIR=/app/.cache
 
 WORKDIR /app
 
@@ -34,6 +35,12 @@ COPY . .
 # Docker): Pyodide's core, and the project's archive built from the packages installed above.
 COPY --from=engine-runtime /engine/node_modules/pyodide /tmp/pyodide
 RUN python scripts/build-engine-archive phone_engine/build --runtime /tmp/pyodide && rm -rf /tmp/pyodide
+
+# Start-up without compiling or parsing: the bytecode written once here (PYTHONDONTWRITEBYTECODE stops the
+# service from writing it), and the variant files' parse kept in a root-owned cache the service may read but
+# not change (adjudicator/variants.py checks it against each file's sha256 on every start).
+RUN python -m compileall -q adjudicator web_api app.py gunicorn.conf.py \
+ && mkdir -m 0755 "$CANASTA_CACHE_DIR" && python -c "import app"
 
 USER referee
 

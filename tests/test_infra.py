@@ -249,3 +249,15 @@ def test_image_code_is_owned_by_root_and_user_has_fixed_ids():
     assert re.search(r"useradd\b.*--uid\s+\d+", runs) and re.search(r"groupadd\b.*--gid\s+\d+", runs)
     copies = only("COPY")
     assert copies and not any("--chown" in c for c in copies)
+
+
+def test_dockerfile_warms_bytecode_and_the_variant_cache_before_dropping_root():
+    """The service starts without compiling its modules or parsing its variant files: both are done once at
+    build time, as root, into places the service user can read (the root filesystem may be read-only)."""
+    cache = dockerfile_env().get("CANASTA_CACHE_DIR")
+    assert cache and cache.startswith("/app/")
+    words = [w for w, _ in dockerfile_instructions()]
+    last_user = max(i for i, w in enumerate(words) if w == "USER")
+    warm = [i for i, (w, args) in enumerate(dockerfile_instructions())
+            if w == "RUN" and "compileall" in args and 'import app' in args and "mkdir -m 0755" in args]
+    assert warm and warm[-1] < last_user
