@@ -29,10 +29,10 @@ from typing import Callable
 
 from ..model.actions import Action
 from ..model.cards import RANKS
-from ..rules.engine import rule_checked
-from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
+from ..model.findings import LEGAL, UNDETERMINED, Ruling
 from ..model.messages import Card, Cards, Items, Message, Rank, msg
 from .every import MAX_MOVES, WILD, Hand, Readings, build, canonical, kind, layouts
+from .parts import Parts
 from ..model.situation import Situation
 from ..variants import Variant
 
@@ -70,7 +70,7 @@ def complete(situation: Situation, rules: Variant, group: str, ruled: list[Varia
     memo = {} if memo is None else memo
     readings = Readings(ruled)
     if _by_parts(situation, group):
-        return kept, *_by_layouts(situation, readings, memo, seen, ruled, rule)
+        return kept, *_by_layouts(situation, rules, readings, memo, seen, ruled, rule)
     moves, whole = CANDIDATES[group](situation, readings, memo)
     more, work = [], 0
     for move in moves:
@@ -90,13 +90,13 @@ def complete(situation: Situation, rules: Variant, group: str, ruled: list[Varia
     return kept, [(verdict, make) for _, verdict, make in more], whole
 
 
-def _by_layouts(situation: Situation, readings: Readings, memo: dict, seen: set, ruled: list[Variant],
-                rule: Callable[[Action], Ruling]) -> tuple[list[tuple], bool]:
+def _by_layouts(situation: Situation, rules: Variant, readings: Readings, memo: dict, seen: set,
+                ruled: list[Variant], rule: Callable[[Action], Ruling]) -> tuple[list[tuple], bool]:
     """The meld moves of a team that has opened, decided from the layouts themselves: each move's verdict
-    from its parts' rulings (:func:`_parts_verdict`), the move built and ruled whole only when it is read
+    from its parts' rulings (:class:`~adjudicator.options.parts.Parts`), the move built and ruled whole only when it is read
     (or when its parts cannot decide it), so that hundreds of moves cost little more than their count."""
     hand, spots, found, whole = _walked(situation, readings, memo)
-    by_reading = [(r, {}) for r in ruled]
+    parts = Parts(situation, rules, memo.get("chosen") or [{} for _ in ruled])
     size = len(situation.hand)
     more = []
     info: dict[tuple, tuple] = {}  # (place, id of its content) -> (kinds, wild cards); contents are shared
@@ -121,7 +121,7 @@ def _by_layouts(situation: Situation, readings: Readings, memo: dict, seen: set,
         if key in seen:
             continue
         seen.add(key)
-        verdict = _parts_verdict(situation, hand, spots, chosen, by_reading) if size - laid >= 2 else None
+        verdict = parts.verdict(hand, spots, chosen) if size - laid >= 2 else None
         if verdict is None:
             if work >= MAX_WORK:
                 whole = False
@@ -177,35 +177,6 @@ def _by_parts(situation: Situation, group: str) -> bool:
     cards taken from the pile, no going-out check)."""
     return group == "meld" and bool(situation.team.melds) and \
         not (situation.drew == "pile" and situation.cards_from_pile)
-
-
-def _parts_verdict(situation: Situation, hand: Hand, spots, chosen: dict, by_reading: list) -> str | None:
-    """The verdict from the rulings of the move's parts -- each rank's melds and additions, ruled and cached
-    as moves of their own -- under each reading the search tries: under a reading, illegal when a part is,
-    legal when every part is; then legal or illegal when the readings agree, else undetermined. None when
-    a part stays open under a reading: the move is then ruled whole."""
-    bundles: dict[str | None, list[tuple]] = {}
-    for i, content in chosen.items():  # a content is one shared object per content the walk found
-        bundles.setdefault(spots[i].rank, []).append((i, id(content)))
-    parts = [tuple(places) for places in bundles.values()]
-    found = set()
-    for rules, cache in by_reading:
-        verdicts = set()
-        for part in parts:
-            verdict = cache.get(part)
-            if verdict is None:
-                action = build("meld", hand, spots, {i: chosen[i] for i, _ in part})  # ids live while chosen does
-                verdict = cache[part] = rule_checked(situation, action, rules).verdict  # the table is checked
-            verdicts.add(verdict)
-            if verdict == ILLEGAL:
-                break
-        if ILLEGAL in verdicts:
-            found.add(ILLEGAL)
-        elif verdicts == {LEGAL}:
-            found.add(LEGAL)
-        else:
-            return None
-    return found.pop() if len(found) == 1 else UNDETERMINED
 
 
 def _wilds(action: Action) -> int:
