@@ -88,7 +88,10 @@ class Parts:
         self.rules = rules
         self.chosen = chosen
         self.shared = part_cache(rules) if cache is None else cache
-        self.by_id: dict[tuple, tuple] = {}  # part (places, ids of their contents) -> verdict per search reading
+        # part (places, ids of their contents) -> its verdict per search reading: LEGAL, ILLEGAL or None (open)
+        self.by_id: dict[tuple, tuple] = {}
+        self.legal, self.illegal = (LEGAL,) * len(chosen), (ILLEGAL,) * len(chosen)  # shared: compared by identity
+        self.combined: dict[tuple, tuple] = {}
         self.by_kinds: dict[tuple, tuple] = {}  # the same, by what the part lays where: the walk makes equal
         # contents as distinct objects (one per count of what is left), so one part has several ids
 
@@ -96,26 +99,34 @@ class Parts:
         """Under each search reading: illegal when a part is, legal when every part is; then legal or
         illegal when the readings agree, else undetermined. None when a part stays open under a reading:
         the move is then ruled whole."""
-        bundles: dict[str | None, list[tuple]] = {}
+        bundles: dict[str | None, tuple] = {}
         for i, content in chosen.items():  # a content is one shared object per content the walk found
-            bundles.setdefault(spots[i].rank, []).append((i, id(content)))
-        per_part = []
-        for places in bundles.values():
-            part = tuple(places)
+            rank = spots[i].rank
+            bundles[rank] = bundles.get(rank, ()) + ((i, id(content)),)
+        open_part = False
+        both = None  # the move's verdict per reading so far: ILLEGAL where a part is, else LEGAL or None (open)
+        for part in bundles.values():
             verdicts = self.by_id.get(part)
             if verdicts is None:
                 verdicts = self.by_id[part] = self._ruled(hand, spots, {i: chosen[i] for i, _ in part})
-            per_part.append(verdicts)
-        found = set()
-        for at in range(len(self.chosen)):
-            verdicts = {v[at] for v in per_part}
-            if ILLEGAL in verdicts:
-                found.add(ILLEGAL)
-            elif verdicts == {LEGAL}:
-                found.add(LEGAL)
-            else:
-                return None
+            if verdicts is self.illegal:
+                return ILLEGAL  # illegal under every reading, whatever the other parts are
+            both = verdicts if both is None else self._and(both, verdicts)
+            open_part = open_part or verdicts is not self.legal
+        if not open_part:
+            return LEGAL
+        if None in both:
+            return None
+        found = set(both)
         return found.pop() if len(found) == 1 else UNDETERMINED
+
+    def _and(self, one: tuple, other: tuple) -> tuple:
+        key = (one, other)
+        hit = self.combined.get(key)
+        if hit is None:
+            hit = self.combined[key] = tuple(
+                ILLEGAL if ILLEGAL in (a, b) else (LEGAL if a == b == LEGAL else None) for a, b in zip(one, other))
+        return hit
 
     def _ruled(self, hand: Hand, spots, part: dict) -> tuple:
         key = tuple(sorted((spots[i].how, spots[i].rank or "", tuple(sorted(content.items())))
@@ -123,7 +134,10 @@ class Parts:
         verdicts = self.by_kinds.get(key)
         if verdicts is None:
             summary = self.ruling(build("meld", hand, spots, part))
-            verdicts = self.by_kinds[key] = tuple(_under(summary, values) for values in self.chosen)
+            # an undetermined part leaves the move open under that reading (None): it is then ruled whole
+            verdicts = tuple(v if v != UNDETERMINED else None for v in (_under(summary, r) for r in self.chosen))
+            verdicts = self.by_kinds[key] = self.legal if verdicts == self.legal else \
+                self.illegal if verdicts == self.illegal else verdicts
         return verdicts
 
     def ruling(self, action: Action) -> tuple:
