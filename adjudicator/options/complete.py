@@ -9,9 +9,9 @@ listed twice under two suits. Which moves a group holds:
 * ``draw``: the draw; ``discard``: one discard per kind of card in hand;
 * ``take_pile``: every choice of hand cards shown with the top card (naturals of
   its rank and wild cards; with a wild card on top, naturals of any one rank);
-  for a team yet to open, each with every layout of the rest of the hand that
-  goes with it (additions to the taken meld, new melds). A team that has opened
-  lays its melds after the take, in its own meld move;
+  each bare and with every layout of the rest of the hand laid in the same
+  move (additions to the taken meld and, once opened, to the team's melds; new
+  melds). The pile's other cards are laid after the take, in a meld move;
 * ``meld``: every non-empty layout of the hand (additions, new melds, openings);
 * ``go_out``: every layout that leaves no card, or one card to discard.
 
@@ -29,7 +29,7 @@ from typing import Callable
 
 from ..model.actions import Action
 from ..model.cards import RANKS
-from ..model.findings import LEGAL, UNDETERMINED, Ruling
+from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
 from ..model.messages import Card, Cards, Items, Message, Rank, msg
 from .every import MAX_MOVES, WILD, Hand, Readings, build, canonical, kind, layouts
 from .parts import Parts
@@ -71,6 +71,8 @@ def complete(situation: Situation, rules: Variant, group: str, ruled: list[Varia
     readings = Readings(ruled)
     if _by_parts(situation, group):
         return kept, *_by_layouts(situation, rules, readings, memo, seen, ruled, rule)
+    if group == "take_pile" and situation.team.melds:
+        return kept, *_opened_takes(situation, rules, readings, memo, seen, ruled, rule)
     moves, whole = CANDIDATES[group](situation, readings, memo)
     more, work = [], 0
     for move in moves:
@@ -99,25 +101,9 @@ def _by_layouts(situation: Situation, rules: Variant, readings: Readings, memo: 
     parts = Parts(situation, rules, memo.get("chosen") or [{} for _ in ruled])
     size = len(situation.hand)
     more = []
-    info: dict[tuple, tuple] = {}  # (place, id of its content) -> (kinds, wild cards); contents are shared
     work = 0
-    for chosen, _ in found:
-        melds, adds, laid, wilds = [], [], 0, 0
-        for i, content in chosen.items():
-            held = info.get((i, id(content)))
-            if held is None:
-                kinds = tuple(sorted(k for (k, _), n in content.items() for _ in range(n)))
-                held = info[(i, id(content))] = (kinds, sum(1 for k in kinds if k in WILD))
-            kinds = held[0]
-            laid += len(kinds)
-            wilds += held[1]
-            if spots[i].how == "new":
-                melds.append(kinds)
-            else:
-                adds.append((spots[i].rank, kinds))
-        melds.sort()
-        adds.sort()
-        key = ("meld", (), tuple(melds), tuple(adds), None, ())
+    for chosen, melds, adds, laid, wilds in _laid(found, spots):
+        key = ("meld", (), melds, adds, None, ())
         if key in seen:
             continue
         seen.add(key)
@@ -136,6 +122,109 @@ def _by_layouts(situation: Situation, rules: Variant, readings: Readings, memo: 
             more.append(((verdict != LEGAL, wilds, -laid), verdict, make))
     more.sort(key=lambda m: m[0])
     return [(verdict, make) for _, verdict, make in more], whole
+
+
+def _laid(found, spots):
+    """Each layout with what it lays, by kinds: ``(chosen, melds, adds, cards laid, wild cards laid)``."""
+    info: dict[tuple, tuple] = {}  # (place, id of its content) -> (kinds, wild cards); contents are shared
+    for chosen, _ in found:
+        melds, adds, laid, wilds = [], [], 0, 0
+        for i, content in chosen.items():
+            held = info.get((i, id(content)))
+            if held is None:
+                kinds = tuple(sorted(k for (k, _), n in content.items() for _ in range(n)))
+                held = info[(i, id(content))] = (kinds, sum(1 for k in kinds if k in WILD))
+            kinds = held[0]
+            laid += len(kinds)
+            wilds += held[1]
+            if spots[i].how == "new":
+                melds.append(kinds)
+            else:
+                adds.append((spots[i].rank, kinds))
+        melds.sort()
+        adds.sort()
+        yield chosen, tuple(melds), tuple(adds), laid, wilds
+
+
+def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo: dict, seen: set,
+                  ruled: list[Variant], rule: Callable[[Action], Ruling]) -> tuple[list[tuple], bool]:
+    """The takes of a team that has opened: each choice of cards shown with the top card, bare and with
+    every layout of the rest of the hand laid in the same move (additions to the taken meld and the team's,
+    new melds). A take the engine refuses bare is refused with anything laid (its checks come first and
+    read nothing laid), so its layouts are not walked; the others' verdicts come from their parts -- the take
+    with one rank's cards laid (:class:`~adjudicator.options.parts.Parts`) -- as in :func:`_by_layouts`."""
+    pile = situation.pile or ()
+    if not pile:
+        return [], True
+    top = pile[-1]
+    top_kind = kind(top)
+    hand = Hand(situation)
+    ranks = [top_kind] if top_kind not in WILD else \
+        [r for r in RANKS if any(k == r for k, _ in hand.counts)] or [None]
+    chosen_values = memo.get("chosen") or [{} for _ in ruled]
+    more, whole, budget, work = [], True, MAX_MOVES, 0
+
+    def keep(verdict, order, make):
+        if verdict in (LEGAL, UNDETERMINED):
+            more.append((order, verdict, make))
+    for meld_rank in ranks:
+        fitting = [c for c in hand.counts if c[0] in WILD or (meld_rank is not None and c[0] == meld_rank)]
+        for split in product(*(range(hand.counts[c] + 1) for c in fitting)):
+            used = Counter({c: n for c, n in zip(fitting, split) if n})
+            if top_kind in WILD and not any(c[0] == meld_rank for c in used):
+                continue
+            with_cards, rest = hand.take(used)
+            take = _take_move(Action("take_pile", with_cards=tuple(with_cards)), top, meld_rank)
+            shown = canonical(take.action)[1]
+            bare = rule(take.action)
+            work += _work(bare, situation)
+            budget -= 1
+            if ("take_pile", shown, (), (), None, ()) not in seen:
+                seen.add(("take_pile", shown, (), (), None, ()))
+                keep(bare.verdict, (bare.verdict != LEGAL, _wilds(take.action), -len(with_cards)),
+                     lambda m=take, r=bare: (m, r))
+            if bare.verdict == ILLEGAL or not meld_rank or not rest.counts:
+                continue
+            spots, found, done = layouts(rest, situation.team.melds, readings, extra_add=meld_rank,
+                                         extra_meld=(top, *with_cards), limit=max(1, budget))
+            whole = whole and done
+            budget -= len(found)
+            parts = Parts(situation, rules, chosen_values, with_cards=tuple(with_cards))
+            for chosen, melds, adds, laid, wilds in _laid(found, spots):
+                key = ("take_pile", shown, melds, adds, None, ())
+                if key in seen:
+                    continue
+                seen.add(key)
+                verdict = parts.verdict(rest, spots, chosen)
+                if verdict is None:
+                    if work >= MAX_WORK:
+                        return _ordered(more), False
+                    move = _built_take(rest, spots, chosen, with_cards, top, meld_rank)
+                    ruling = rule(move.action)
+                    work += _work(ruling, situation)
+                    verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
+                else:
+                    make = _lazy_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule)
+                keep(verdict, (verdict != LEGAL, _wilds(take.action) + wilds, -len(with_cards) - laid), make)
+            if budget <= 0:
+                return _ordered(more), False
+    return _ordered(more), whole
+
+
+def _ordered(more: list) -> list[tuple]:
+    more.sort(key=lambda m: m[0])
+    return [(verdict, make) for _, verdict, make in more]
+
+
+def _built_take(rest: Hand, spots, chosen, with_cards, top, meld_rank) -> Move:
+    return _take_move(build("take_pile", rest, spots, chosen, with_cards=tuple(with_cards)), top, meld_rank)
+
+
+def _lazy_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule):
+    def make():
+        move = _built_take(rest, spots, chosen, with_cards, top, meld_rank)
+        return move, LazyRuling(verdict, lambda: rule(move.action))
+    return make
 
 
 def _lazy(situation, hand, spots, chosen, verdict, rule):

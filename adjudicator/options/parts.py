@@ -11,12 +11,14 @@ instead cost one ruling per reading, most of them of parts that read none of the
 points (da-ludo: four readings, ~220 rulings per 15-card hand where ~60 do).
 
 The parts' rulings are also kept across requests (:class:`PartCache`, one per
-variant object, bounded): they are made on a table that holds only the facts that
-change slowly in a round -- players, the turn, both teams' melds, the hand's size
--- so the next turn of the same hand, a second page, or the other phase of an
-unsaid turn finds them. That table is exact by construction: a check that needs a
-fact left out finds it missing, the part stays undetermined, and the move is then
-ruled whole on the real table.
+variant object, bounded). A meld's parts are made on a table that holds only the
+facts that change slowly in a round -- players, the turn, both teams' melds, the
+hand's size -- so the next turn of the same hand, a second page, or the other phase
+of an unsaid turn finds them. That table is exact by construction: a check that
+needs a fact left out finds it missing, the part stays undetermined, and the move is
+then ruled whole on the real table. A take's parts (a team that has opened laying
+melds in the take) read the pile and the hand: they are made, and kept, on the real
+table.
 """
 
 from __future__ import annotations
@@ -83,8 +85,12 @@ class Parts:
     """The parts of one request's meld moves, ruled once each, and the moves' verdicts from them, under each
     reading the search tries (``chosen``: the values each reading gives its points)."""
 
-    def __init__(self, situation: Situation, rules: Variant, chosen: list[dict], cache: PartCache | None = None):
-        self.table = slow_facts(situation)
+    def __init__(self, situation: Situation, rules: Variant, chosen: list[dict], cache: PartCache | None = None,
+                 with_cards: tuple[str, ...] | None = None):
+        # with_cards: the parts are of a take (the cards shown with the top card, then one rank's cards
+        # laid), ruled on the real table -- a take reads the pile and the hand; else of a meld move
+        self.with_cards = with_cards
+        self.table = slow_facts(situation) if with_cards is None else situation
         self.rules = rules
         self.chosen = chosen
         self.shared = part_cache(rules) if cache is None else cache
@@ -133,7 +139,8 @@ class Parts:
                            for i, content in part.items()))
         verdicts = self.by_kinds.get(key)
         if verdicts is None:
-            summary = self.ruling(build("meld", hand, spots, part))
+            summary = self.ruling(build("meld", hand, spots, part) if self.with_cards is None else
+                                  build("take_pile", hand, spots, part, with_cards=self.with_cards))
             # an undetermined part leaves the move open under that reading (None): it is then ruled whole
             verdicts = tuple(v if v != UNDETERMINED else None for v in (_under(summary, r) for r in self.chosen))
             verdicts = self.by_kinds[key] = self.legal if verdicts == self.legal else \
