@@ -32,7 +32,7 @@ from ..model.cards import RANKS
 from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
 from ..model.messages import Card, Cards, Items, Message, Rank, msg
 from .every import MAX_MOVES, WILD, Hand, Readings, build, canonical, kind, layouts
-from .parts import Parts
+from .parts import Parts, per_reading, summary_of
 from ..model.situation import Situation
 from ..variants import Variant
 
@@ -163,6 +163,7 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
         [r for r in RANKS if any(k == r for k, _ in hand.counts)] or [None]
     chosen_values = memo.get("chosen") or [{} for _ in ruled]
     more, whole, budget, work = [], True, MAX_MOVES, 0
+    lays: dict[tuple, tuple] = {}  # a rank's cards laid with a take, by kinds (see Parts)
 
     def keep(verdict, order, make):
         if verdict in (LEGAL, UNDETERMINED):
@@ -189,7 +190,8 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
                                          extra_meld=(top, *with_cards), limit=max(1, budget))
             whole = whole and done
             budget -= len(found)
-            parts = Parts(situation, rules, chosen_values, with_cards=tuple(with_cards))
+            parts = Parts(situation, rules, chosen_values, with_cards=tuple(with_cards),
+                          take=(meld_rank, per_reading(summary_of(bare), chosen_values), lays))
             for chosen, melds, adds, laid, wilds in _laid(found, spots):
                 key = ("take_pile", shown, melds, adds, None, ())
                 if key in seen:

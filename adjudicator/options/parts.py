@@ -27,7 +27,7 @@ import threading
 from collections import OrderedDict
 
 from ..model.actions import Action
-from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED
+from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
 from ..model.situation import Side, Situation
 from ..rules.engine import rule_checked
 from ..variants import Variant
@@ -86,10 +86,15 @@ class Parts:
     reading the search tries (``chosen``: the values each reading gives its points)."""
 
     def __init__(self, situation: Situation, rules: Variant, chosen: list[dict], cache: PartCache | None = None,
-                 with_cards: tuple[str, ...] | None = None):
+                 with_cards: tuple[str, ...] | None = None, take: tuple | None = None):
         # with_cards: the parts are of a take (the cards shown with the top card, then one rank's cards
-        # laid), ruled on the real table -- a take reads the pile and the hand; else of a meld move
+        # laid), ruled on the real table -- a take reads the pile and the hand; else of a meld move.
+        # take: (the taken meld's rank, the bare take's verdict per reading, the lays of other ranks found so
+        # far, shared by the takes of one request): a take's part of another rank is the bare take and that
+        # rank's cards laid -- the take's checks read nothing laid, a rank's laying reads no other rank -- so
+        # what a rank's cards come to, ruled with one take the engine allows bare, serves every other take
         self.with_cards = with_cards
+        self.meld_rank, self.bare, self.lays = take if take is not None else (None, None, None)
         self.table = slow_facts(situation) if with_cards is None else situation
         self.rules = rules
         self.chosen = chosen
@@ -97,6 +102,8 @@ class Parts:
         # part (places, ids of their contents) -> its verdict per search reading: LEGAL, ILLEGAL or None (open)
         self.by_id: dict[tuple, tuple] = {}
         self.legal, self.illegal = (LEGAL,) * len(chosen), (ILLEGAL,) * len(chosen)  # shared: compared by identity
+        if self.bare == self.legal:
+            self.bare = self.legal
         self.combined: dict[tuple, tuple] = {}
         self.by_kinds: dict[tuple, tuple] = {}  # the same, by what the part lays where: the walk makes equal
         # contents as distinct objects (one per count of what is left), so one part has several ids
@@ -139,10 +146,16 @@ class Parts:
                            for i, content in part.items()))
         verdicts = self.by_kinds.get(key)
         if verdicts is None:
-            summary = self.ruling(build("meld", hand, spots, part) if self.with_cards is None else
-                                  build("take_pile", hand, spots, part, with_cards=self.with_cards))
-            # an undetermined part leaves the move open under that reading (None): it is then ruled whole
-            verdicts = tuple(v if v != UNDETERMINED else None for v in (_under(summary, r) for r in self.chosen))
+            other_rank = self.lays is not None and spots[next(iter(part))].rank != self.meld_rank
+            lay = self.lays.get(key) if other_rank else None
+            if lay is not None:
+                verdicts = self._and(self.bare, lay)
+            else:
+                summary = self.ruling(build("meld", hand, spots, part) if self.with_cards is None else
+                                      build("take_pile", hand, spots, part, with_cards=self.with_cards))
+                verdicts = per_reading(summary, self.chosen)
+                if other_rank and self.bare is self.legal:  # the take passes: the part is the lay alone
+                    self.lays[key] = verdicts
             verdicts = self.by_kinds[key] = self.legal if verdicts == self.legal else \
                 self.illegal if verdicts == self.illegal else verdicts
         return verdicts
@@ -152,10 +165,20 @@ class Parts:
         key = (self.table, action)
         summary = self.shared.get(key)
         if summary is None:
-            ruling = rule_checked(self.table, action, self.rules)  # the real table was checked
-            summary = (ruling.verdict, tuple((r.values, r.verdict) for r in ruling.readings))
+            summary = summary_of(rule_checked(self.table, action, self.rules))  # the real table was checked
             self.shared.put(key, summary)
         return summary
+
+
+def summary_of(ruling: Ruling) -> tuple:
+    """What the parts keep of a ruling: its verdict and its readings' ``(values, verdict)``."""
+    return ruling.verdict, tuple((r.values, r.verdict) for r in ruling.readings)
+
+
+def per_reading(summary: tuple, chosen: list[dict]) -> tuple:
+    """A ruling's verdict under each search reading: LEGAL, ILLEGAL, or None where it is undetermined (a move
+    with such a part is open under that reading, and ruled whole)."""
+    return tuple(v if v != UNDETERMINED else None for v in (_under(summary, values) for values in chosen))
 
 
 def _under(summary: tuple, values: dict) -> str:
