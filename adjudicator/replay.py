@@ -9,8 +9,10 @@ threes, who has drawn, the first time round. Each move is ruled by the engine
 (:func:`adjudicator.rules.engine.rule`) in the situation the table stands in, then
 applied. The replay stops at the first move the engine finds illegal, or that
 the log cannot hold (a card the player does not have, a move out of turn, a
-draw without its cards): that move is ``first_illegal``, with its ruling or
-its reason. A round that ends (a player goes out) is scored as ``/v1/score``
+draw without its cards, a draw bringing a card the deck cannot hold -- a third
+K♣ of two decks, counting every card the round has shown): that move is
+``first_illegal``, with its ruling or its reason. A deal no deck can deal is a
+malformed log, refused before the replay (:func:`adjudicator.input.replay_log.deal_issues`). A round that ends (a player goes out) is scored as ``/v1/score``
 scores it, from the table as it lies.
 
 Players take turns in seat order from seat 0; seats ``i`` and ``i + teams``
@@ -36,6 +38,7 @@ from .model.requests import Log, Move
 from .model.situation import Side, Situation
 
 from .rules.engine import rule
+from .rules.table_check import deck_issues
 from .rules.judge import known
 from .rules.melds import sure_rank
 from .rules.judge import Judge, MissingFact, NotStated
@@ -174,6 +177,9 @@ def step(log: Log, table: Table, teams: int, index: int, move: Move) -> Entry:
         if len(move.cards) > table.stock_count:
             return Entry(index, seat, None, msg("replay.stock_short", count=len(move.cards),
                                                stock=table.stock_count))
+        beyond = _beyond_deck(log, table, index, move.cards)
+        if beyond is not None:
+            return Entry(index, seat, None, beyond)
     elif move.cards:
         return Entry(index, seat, None, msg("replay.cards_not_drawn"))
     situation = situation_of(log, table, teams, seat)
@@ -184,6 +190,19 @@ def step(log: Log, table: Table, teams: int, index: int, move: Move) -> Entry:
     if problem is not None:
         return Entry(index, seat, ruling, problem)  # the move itself is allowed; the log's cards are not
     return Entry(index, seat, ruling)
+
+
+def _beyond_deck(log: Log, table: Table, index: int, drawn) -> Message | None:
+    """Why the cards a draw brings cannot exist -- with every card the round has shown (hands, pile, melds,
+    red threes laid out) the deck would hold one copy too many -- or None. The table check's own count
+    (:func:`~adjudicator.rules.table_check.deck_issues`): the copy it finds one too many is a drawn one."""
+    known = [c for hand in table.hands for c in hand] + table.pile + \
+        [c for melds in table.melds for meld in melds for c in meld]
+    issues = deck_issues(log.rules, known + list(drawn),
+                         lambda: [(c, "") for c in known] + [(c, f"/moves/{index}/cards/{j}")
+                                                            for j, c in enumerate(drawn)],
+                         [(n, "") for n in table.red_threes])
+    return issues[0].message if issues else None
 
 
 def _apply(log: Log, table: Table, teams: int, seat: int, move: Move, ruling: Ruling) -> Message | None:

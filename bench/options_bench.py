@@ -16,6 +16,11 @@ complete walk and its rulings), and ``answer`` -- parse + ``legal_moves`` + the 
 of the first page of each group (:func:`web_api.serialize.options` with the API's default
 ``limit``), which is what ``POST /v1/options`` does without Flask and JSON encoding.
 
+Each is timed warm and ``cold``: the parts' rulings a meld listing is decided from are kept across
+requests (:mod:`adjudicator.options.parts`, one bounded cache per variant), and repeating one
+situation finds them all -- as a second page or the other phase of a turn does; ``cold`` empties
+that cache before every answer, as a table nobody asked about before finds it.
+
 Times are the CPU time of this process (``time.process_time``): the machine's other load
 does not inflate them (wall-clock figures on a shared machine did, several-fold).
 
@@ -38,6 +43,7 @@ sys.path[:0] = [str(ROOT)]
 
 from adjudicator.model.cards import RANKS, SUITS  # noqa: E402
 from adjudicator.options.listing import legal_moves  # noqa: E402
+from adjudicator.options.parts import part_cache  # noqa: E402
 from adjudicator.input.parse import options_request  # noqa: E402
 from adjudicator.variants import load_all  # noqa: E402
 from web_api import serialize  # noqa: E402
@@ -79,11 +85,13 @@ def workloads(variants) -> dict[str, list[dict]]:
     return {"15 cards, 4 melds": small, "whole deck": big}
 
 
-def timings(payloads, runs: int, variants, whole: bool) -> list[float]:
+def timings(payloads, runs: int, variants, whole: bool, cold: bool = False) -> list[float]:
     parsed = [options_request(p, variants) for p in payloads]
     out = []
     for _ in range(runs):
         for payload, request in zip(payloads, parsed):
+            if cold:
+                part_cache(request.rules).clear()
             start = time.process_time()
             if whole:
                 request = options_request(payload, variants)
@@ -125,10 +133,13 @@ def run_all(variants, args) -> None:
         print(f"{name}: {len(payloads)} situations (hands of {sizes[0]}-{sizes[-1]} cards; "
               f"{len(variants)} variants x {len(TURNS)} turn states{' x opened/unopened' if 'deck' in name else ''})")
         report("legal_moves", timings(payloads, runs, variants, whole=False))
+        report("  cold", timings(payloads, runs, variants, whole=False, cold=True))
         report("answer", timings(payloads, runs, variants, whole=True))
+        report("  cold", timings(payloads, runs, variants, whole=True, cold=True))
         for vid in variants:
             mine = [p for p in payloads if p["variant"] == vid]
             report(f"  {vid}", timings(mine, max(1, runs // 3), variants, whole=True))
+            report("    cold", timings(mine, max(1, runs // 3), variants, whole=True, cold=True))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ move with its ruling or reason, and a malformed log as a 422 with pointers."""
 from __future__ import annotations
 
 import copy
+from collections import Counter
 
 import pytest
 
@@ -71,3 +72,28 @@ def test_a_malformed_log_is_a_422_with_pointers(client, mutate, pointer):
     mutate(body)
     problem = assert_problem(post(client, body), 422)
     assert pointer in pointers(problem)
+
+
+def test_a_deal_with_a_card_too_many_is_a_422_pointing_at_it(client):
+    body = copy.deepcopy(LOG)
+    hands = body["deal"]["hands"]
+    card = hands[1][3]
+    hands[0][:2] = [card, card]  # two copies before seat 1's: its copy is the third
+    problem = assert_problem(post(client, body), 422)
+    assert "impossible-input" in problem["type"] and "/deal/hands/1/3" in pointers(problem)
+
+
+def test_a_draw_bringing_a_card_too_many_is_the_first_illegal_move_with_a_reason(client):
+    broken = copy.deepcopy(LOG)
+    index = next(i for i, m in enumerate(broken["moves"]) if m["action"]["type"] == "draw" and i > 4)
+    table = post(client, {**broken, "moves": broken["moves"][:index]}).get_json()["table"]
+    shown = Counter(c for h in table["hands"] for c in h) + Counter(table["discard_pile"]) + \
+        Counter(c for t in table["teams"] for m in t["melds"] for c in m)
+    card = next(c for c, n in sorted(shown.items()) if n == 2 and c != "JK")  # both copies of two decks in sight
+    broken["moves"][index]["cards"][0] = card
+    body = post(client, broken, lang="da").get_json()
+    conforms(body, "Replay")
+    first = body["first_illegal"]
+    assert first["index"] == index and first["ruling"] is None
+    assert first["reason"]["key"] == "error.too_many_copies" and first["reason"]["text"]
+    assert body["table"] == table  # the table after the last legal move

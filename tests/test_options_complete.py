@@ -8,15 +8,15 @@ joker; a two; a red or black three), so one action per distinct move -- and asks
 
 * ``draw``; ``discard`` of each kind in hand;
 * ``take_pile`` with every sub-multiset of the hand's cards of the top card's rank and wild cards (a wild
-  card on top: of any one rank); for a team yet to open, each with every layout of the rest of the hand
-  (additions to the taken meld, new melds);
+  card on top: of any one rank), each bare and with every layout of the rest of the hand (additions to the
+  taken meld and to the team's melds, new melds) -- a team that has opened may lay its melds in the take;
 * ``meld``: every non-empty layout: each kind's cards split between the hand, additions to the team's meld
   of its rank and new melds of its rank (two new melds of a rank where the hand holds enough naturals for
   two: ``2 * meld.min_naturals``); wild cards anywhere; black threes into a meld of their own;
 * ``go_out``: each layout that leaves no card, or one to discard.
 
-A team that has opened lays its melds after a take, in its own meld move: its takes lay nothing (the
-listing's documented canonical form). The moves the engine rules ``legal`` must be exactly the listing's
+The pile's other cards are laid after the take, in a meld move (``drew: pile``), as the listing's documented
+canonical form has it. The moves the engine rules ``legal`` must be exactly the listing's
 ``legal`` moves, and likewise ``undetermined``, compared by canonical move (not by kind of option).
 """
 
@@ -43,7 +43,7 @@ from adjudicator.variants import load_all
 VARIANTS = load_all()
 IDS = tuple(VARIANTS)
 CASES = 8  # random situations per variant and turn state
-BUDGET = 1500  # candidate actions a case may have: a bigger one is drawn again (the suite stays fast)
+BUDGET = 3000  # candidate actions a case may have: a bigger one is drawn again (the suite stays fast)
 TURNS = {"before": {"drew": None, "cards_from_pile": []}, "stock": {"drew": "stock", "cards_from_pile": []},
          "pile": "pile"}
 MELD_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
@@ -213,13 +213,12 @@ def candidates(sit, rules, phase: str):
                 shown = Counter({c: m for c, m in zip(fitting, split) if m})
                 with_cards = [pools[c][i] for c, m in shown.items() for i in range(m)]
                 yield Action("take_pile", with_cards=tuple(with_cards))
-                if not sit.team.melds:
-                    rest = [c for c in sit.hand]
-                    for c in with_cards:
-                        rest.remove(c)
-                    rest_counts, rest_pools = pools_of(sit, rest)
-                    for content, _ in layouts(rest_counts, rules, [r]):
-                        yield to_action("take_pile", content, rest_pools, with_cards)
+                rest = [c for c in sit.hand]
+                for c in with_cards:
+                    rest.remove(c)
+                rest_counts, rest_pools = pools_of(sit, rest)
+                for content, _ in layouts(rest_counts, rules, [r, *team_ranks]):
+                    yield to_action("take_pile", content, rest_pools, with_cards)
         return
     for content, left in layouts(counts, rules, team_ranks):
         yield to_action("meld", content, pools)

@@ -16,7 +16,7 @@ import random
 import pytest
 
 from adjudicator.model.cards import RANKS, SUITS
-from adjudicator.model.errors import AdjudicatorError
+from adjudicator.model.errors import AdjudicatorError, ImpossibleInput
 from adjudicator.model.findings import ILLEGAL, LEGAL
 from adjudicator.rules.engine import rule
 from adjudicator.input.parse import action as parse_action
@@ -156,3 +156,37 @@ def test_a_red_three_drawn_is_laid_out_and_replaced():
     short = replayed(_short_log(["3H"]))  # the replacement is missing from the log
     assert short.first_illegal.index == 0 and short.first_illegal.reason.key == "replay.draw_count"
     assert short.table.stock_count == 63  # the table after the last legal move: as dealt
+
+
+def test_a_draw_bringing_a_card_the_deck_cannot_hold_is_the_first_illegal_move():
+    """K♣ lies in the hands of seats 1 and 2; two decks hold two: a K♣ drawn is one too many."""
+    log = _short_log(["KC"])
+    log["deal"]["hands"][1][0] = "KC"
+    result = replayed(log)
+    first = result.first_illegal
+    assert first is not None and first.index == 0 and first.ruling is None
+    assert first.reason.key == "error.too_many_copies" and first.reason.args["limit"] == 2
+    assert first.reason.args["card"].code == "KC"
+    assert result.table.stock_count == 63 and "KC" not in result.table.hands[0]  # the table as dealt
+    assert replayed(_short_log(["KC"])).first_illegal is None  # with one K♣ dealt, the second exists
+
+
+def test_a_joker_too_many_drawn_is_the_first_illegal_move():
+    log = _short_log(["JK"])
+    for seat in (1, 2, 3):
+        log["deal"]["hands"][seat][0] = "JK"  # with seat 0's: sv-classic's four
+    first = replayed(log).first_illegal
+    assert first.index == 0 and first.reason.key == "error.too_many_jokers"
+
+
+@pytest.mark.parametrize("change, pointer, key", [
+    (lambda deal: deal["hands"][0].__setitem__(slice(9, 11), ["6C", "6C"]), "/deal/hands/1/3", "error.too_many_copies"),
+    (lambda deal: deal.update(discard_pile=["KC", "KC"], stock_count=62), "/deal/discard_pile/1", "error.too_many_copies"),
+    (lambda deal: deal.update(stock_count=64), "/deal/stock_count", "error.more_than_deck"),
+])
+def test_a_deal_no_deck_can_deal_is_refused_with_a_pointer(change, pointer, key):
+    log = _short_log(["5D"])
+    change(log["deal"])
+    with pytest.raises(ImpossibleInput) as refused:
+        replay_request(log, VARIANTS)
+    assert [(i.pointer, i.message.key) for i in refused.value.issues] == [(pointer, key)]

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..model.errors import ImpossibleInput, MalformedRequest, issue
 from ..model.requests import Log, Move
+from ..rules.table_check import deck_issues
 from ..rules.turn import team_count
 from ..variants import Variant
 from . import shape
@@ -30,6 +31,8 @@ def replay_request(payload: Any, variants: dict[str, Variant]) -> Log:
         faults.append(issue("/deal/hands", "error.replay_hands", players=players))
     hands = tuple(card_list(h, f"/deal/hands/{i}", faults) for i, h in enumerate(deal["hands"]))
     pile = card_list(deal.get("discard_pile") or [], "/deal/discard_pile", faults)
+    if not faults:
+        faults += deal_issues(rules, hands, pile, deal["stock_count"])
     teams = team_count(rules, players)
     scores = payload.get("scores")
     if scores is None:
@@ -55,3 +58,18 @@ def replay_request(payload: Any, variants: dict[str, Variant]) -> Log:
     if faults:  # a log of the right shape that no table can hold is impossible, not malformed
         raise (MalformedRequest if malformed else ImpossibleInput)(faults)
     return Log(rules, players, tuple(scores), hands, pile, deal["stock_count"], tuple(moves), payload)
+
+
+def deal_issues(rules: Variant, hands, pile, stock_count: int) -> list:
+    """What no deck of the variant can deal: more copies of a card than it holds (the table check's own count,
+    :func:`~adjudicator.rules.table_check.deck_issues`, pointing at the copy one too many, such as
+    ``/deal/hands/1/3``), or more cards dealt and left in the stock than the deck has."""
+    shown = [c for hand in hands for c in hand] + list(pile)
+
+    def located():
+        return [(c, f"/deal/hands/{i}/{j}") for i, hand in enumerate(hands) for j, c in enumerate(hand)] + \
+            [(c, f"/deal/discard_pile/{j}") for j, c in enumerate(pile)]
+    issues = deck_issues(rules, shown, located, [])
+    if len(shown) + stock_count > rules.deck_size:
+        issues.append(issue("/deal/stock_count", "error.more_than_deck", variant=rules.ref, limit=rules.deck_size))
+    return issues

@@ -9,9 +9,9 @@ listed twice under two suits. Which moves a group holds:
 * ``draw``: the draw; ``discard``: one discard per kind of card in hand;
 * ``take_pile``: every choice of hand cards shown with the top card (naturals of
   its rank and wild cards; with a wild card on top, naturals of any one rank);
-  for a team yet to open, each with every layout of the rest of the hand that
-  goes with it (additions to the taken meld, new melds). A team that has opened
-  lays its melds after the take, in its own meld move;
+  each bare and with every layout of the rest of the hand laid in the same
+  move (additions to the taken meld and, once opened, to the team's melds; new
+  melds). The pile's other cards are laid after the take, in a meld move;
 * ``meld``: every non-empty layout of the hand (additions, new melds, openings);
 * ``go_out``: every layout that leaves no card, or one card to discard.
 
@@ -29,10 +29,10 @@ from typing import Callable
 
 from ..model.actions import Action
 from ..model.cards import RANKS
-from ..rules.engine import rule_checked
 from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
 from ..model.messages import Card, Cards, Items, Message, Rank, msg
 from .every import MAX_MOVES, WILD, Hand, Readings, build, canonical, kind, layouts
+from .parts import Parts, per_reading, summary_of
 from ..model.situation import Situation
 from ..variants import Variant
 
@@ -70,7 +70,9 @@ def complete(situation: Situation, rules: Variant, group: str, ruled: list[Varia
     memo = {} if memo is None else memo
     readings = Readings(ruled)
     if _by_parts(situation, group):
-        return kept, *_by_layouts(situation, readings, memo, seen, ruled, rule)
+        return kept, *_by_layouts(situation, rules, readings, memo, seen, ruled, rule)
+    if group == "take_pile" and situation.team.melds:
+        return kept, *_opened_takes(situation, rules, readings, memo, seen, ruled, rule)
     moves, whole = CANDIDATES[group](situation, readings, memo)
     more, work = [], 0
     for move in moves:
@@ -90,17 +92,41 @@ def complete(situation: Situation, rules: Variant, group: str, ruled: list[Varia
     return kept, [(verdict, make) for _, verdict, make in more], whole
 
 
-def _by_layouts(situation: Situation, readings: Readings, memo: dict, seen: set, ruled: list[Variant],
-                rule: Callable[[Action], Ruling]) -> tuple[list[tuple], bool]:
+def _by_layouts(situation: Situation, rules: Variant, readings: Readings, memo: dict, seen: set,
+                ruled: list[Variant], rule: Callable[[Action], Ruling]) -> tuple[list[tuple], bool]:
     """The meld moves of a team that has opened, decided from the layouts themselves: each move's verdict
-    from its parts' rulings (:func:`_parts_verdict`), the move built and ruled whole only when it is read
+    from its parts' rulings (:class:`~adjudicator.options.parts.Parts`), the move built and ruled whole only when it is read
     (or when its parts cannot decide it), so that hundreds of moves cost little more than their count."""
     hand, spots, found, whole = _walked(situation, readings, memo)
-    by_reading = [(r, {}) for r in ruled]
+    parts = Parts(situation, rules, memo.get("chosen") or [{} for _ in ruled])
     size = len(situation.hand)
     more = []
-    info: dict[tuple, tuple] = {}  # (place, id of its content) -> (kinds, wild cards); contents are shared
     work = 0
+    for chosen, melds, adds, laid, wilds in _laid(found, spots):
+        key = ("meld", (), melds, adds, None, ())
+        if key in seen:
+            continue
+        seen.add(key)
+        verdict = parts.verdict(hand, spots, chosen) if size - laid >= 2 else None
+        if verdict is None:
+            if work >= MAX_WORK:
+                whole = False
+                break
+            move = _meld_move(situation, hand, spots, chosen)
+            ruling = rule(move.action)
+            work += _work(ruling, situation)
+            verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
+        else:
+            make = _lazy(situation, hand, spots, chosen, verdict, rule)
+        if verdict in (LEGAL, UNDETERMINED):
+            more.append(((verdict != LEGAL, wilds, -laid), verdict, make))
+    more.sort(key=lambda m: m[0])
+    return [(verdict, make) for _, verdict, make in more], whole
+
+
+def _laid(found, spots):
+    """Each layout with what it lays, by kinds: ``(chosen, melds, adds, cards laid, wild cards laid)``."""
+    info: dict[tuple, tuple] = {}  # (place, id of its content) -> (kinds, wild cards); contents are shared
     for chosen, _ in found:
         melds, adds, laid, wilds = [], [], 0, 0
         for i, content in chosen.items():
@@ -117,25 +143,90 @@ def _by_layouts(situation: Situation, readings: Readings, memo: dict, seen: set,
                 adds.append((spots[i].rank, kinds))
         melds.sort()
         adds.sort()
-        key = ("meld", (), tuple(melds), tuple(adds), None, ())
-        if key in seen:
-            continue
-        seen.add(key)
-        verdict = _parts_verdict(situation, hand, spots, chosen, by_reading) if size - laid >= 2 else None
-        if verdict is None:
-            if work >= MAX_WORK:
-                whole = False
-                break
-            move = _meld_move(situation, hand, spots, chosen)
-            ruling = rule(move.action)
-            work += _work(ruling, situation)
-            verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
-        else:
-            make = _lazy(situation, hand, spots, chosen, verdict, rule)
+        yield chosen, tuple(melds), tuple(adds), laid, wilds
+
+
+def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo: dict, seen: set,
+                  ruled: list[Variant], rule: Callable[[Action], Ruling]) -> tuple[list[tuple], bool]:
+    """The takes of a team that has opened: each choice of cards shown with the top card, bare and with
+    every layout of the rest of the hand laid in the same move (additions to the taken meld and the team's,
+    new melds). A take the engine refuses bare is refused with anything laid (its checks come first and
+    read nothing laid), so its layouts are not walked; the others' verdicts come from their parts -- the take
+    with one rank's cards laid (:class:`~adjudicator.options.parts.Parts`) -- as in :func:`_by_layouts`."""
+    pile = situation.pile or ()
+    if not pile:
+        return [], True
+    top = pile[-1]
+    top_kind = kind(top)
+    hand = Hand(situation)
+    ranks = [top_kind] if top_kind not in WILD else \
+        [r for r in RANKS if any(k == r for k, _ in hand.counts)] or [None]
+    chosen_values = memo.get("chosen") or [{} for _ in ruled]
+    more, whole, budget, work = [], True, MAX_MOVES, 0
+    lays: dict[tuple, tuple] = {}  # a rank's cards laid with a take, by kinds (see Parts)
+
+    def keep(verdict, order, make):
         if verdict in (LEGAL, UNDETERMINED):
-            more.append(((verdict != LEGAL, wilds, -laid), verdict, make))
+            more.append((order, verdict, make))
+    for meld_rank in ranks:
+        fitting = [c for c in hand.counts if c[0] in WILD or (meld_rank is not None and c[0] == meld_rank)]
+        for split in product(*(range(hand.counts[c] + 1) for c in fitting)):
+            used = Counter({c: n for c, n in zip(fitting, split) if n})
+            if top_kind in WILD and not any(c[0] == meld_rank for c in used):
+                continue
+            with_cards, rest = hand.take(used)
+            take = _take_move(Action("take_pile", with_cards=tuple(with_cards)), top, meld_rank)
+            shown = canonical(take.action)[1]
+            bare = rule(take.action)
+            work += _work(bare, situation)
+            budget -= 1
+            if ("take_pile", shown, (), (), None, ()) not in seen:
+                seen.add(("take_pile", shown, (), (), None, ()))
+                keep(bare.verdict, (bare.verdict != LEGAL, _wilds(take.action), -len(with_cards)),
+                     lambda m=take, r=bare: (m, r))
+            if bare.verdict == ILLEGAL or not meld_rank or not rest.counts:
+                continue
+            spots, found, done = layouts(rest, situation.team.melds, readings, extra_add=meld_rank,
+                                         extra_meld=(top, *with_cards), limit=max(1, budget))
+            whole = whole and done
+            budget -= len(found)
+            parts = Parts(situation, rules, chosen_values, with_cards=tuple(with_cards),
+                          take=(meld_rank, per_reading(summary_of(bare), chosen_values), lays))
+            for chosen, melds, adds, laid, wilds in _laid(found, spots):
+                key = ("take_pile", shown, melds, adds, None, ())
+                if key in seen:
+                    continue
+                seen.add(key)
+                verdict = parts.verdict(rest, spots, chosen)
+                if verdict is None:
+                    if work >= MAX_WORK:
+                        return _ordered(more), False
+                    move = _built_take(rest, spots, chosen, with_cards, top, meld_rank)
+                    ruling = rule(move.action)
+                    work += _work(ruling, situation)
+                    verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
+                else:
+                    make = _lazy_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule)
+                keep(verdict, (verdict != LEGAL, _wilds(take.action) + wilds, -len(with_cards) - laid), make)
+            if budget <= 0:
+                return _ordered(more), False
+    return _ordered(more), whole
+
+
+def _ordered(more: list) -> list[tuple]:
     more.sort(key=lambda m: m[0])
-    return [(verdict, make) for _, verdict, make in more], whole
+    return [(verdict, make) for _, verdict, make in more]
+
+
+def _built_take(rest: Hand, spots, chosen, with_cards, top, meld_rank) -> Move:
+    return _take_move(build("take_pile", rest, spots, chosen, with_cards=tuple(with_cards)), top, meld_rank)
+
+
+def _lazy_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule):
+    def make():
+        move = _built_take(rest, spots, chosen, with_cards, top, meld_rank)
+        return move, LazyRuling(verdict, lambda: rule(move.action))
+    return make
 
 
 def _lazy(situation, hand, spots, chosen, verdict, rule):
@@ -177,35 +268,6 @@ def _by_parts(situation: Situation, group: str) -> bool:
     cards taken from the pile, no going-out check)."""
     return group == "meld" and bool(situation.team.melds) and \
         not (situation.drew == "pile" and situation.cards_from_pile)
-
-
-def _parts_verdict(situation: Situation, hand: Hand, spots, chosen: dict, by_reading: list) -> str | None:
-    """The verdict from the rulings of the move's parts -- each rank's melds and additions, ruled and cached
-    as moves of their own -- under each reading the search tries: under a reading, illegal when a part is,
-    legal when every part is; then legal or illegal when the readings agree, else undetermined. None when
-    a part stays open under a reading: the move is then ruled whole."""
-    bundles: dict[str | None, list[tuple]] = {}
-    for i, content in chosen.items():  # a content is one shared object per content the walk found
-        bundles.setdefault(spots[i].rank, []).append((i, id(content)))
-    parts = [tuple(places) for places in bundles.values()]
-    found = set()
-    for rules, cache in by_reading:
-        verdicts = set()
-        for part in parts:
-            verdict = cache.get(part)
-            if verdict is None:
-                action = build("meld", hand, spots, {i: chosen[i] for i, _ in part})  # ids live while chosen does
-                verdict = cache[part] = rule_checked(situation, action, rules).verdict  # the table is checked
-            verdicts.add(verdict)
-            if verdict == ILLEGAL:
-                break
-        if ILLEGAL in verdicts:
-            found.add(ILLEGAL)
-        elif verdicts == {LEGAL}:
-            found.add(LEGAL)
-        else:
-            return None
-    return found.pop() if len(found) == 1 else UNDETERMINED
 
 
 def _wilds(action: Action) -> int:

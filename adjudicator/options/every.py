@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import product
+from operator import itemgetter
 
 from ..model.actions import Action, Add
 from ..model.cards import JOKER, RANKS, is_red_three
@@ -177,6 +178,8 @@ def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = 
     spots = places(hand, team_melds, readings, extra_add)
     wild_classes = [c for c in hand.counts if c[0] in WILD]
     relevant = [[c for c in hand.counts if c[0] in WILD or c[0] == place.rank] for place in spots]
+    # what a place's contents depend on -- the counts left of its classes -- read in one C call
+    counts_of = [itemgetter(*classes) if classes else (lambda _: ()) for classes in relevant]
     memo: dict[tuple, list[tuple]] = {}
     left = dict(hand.counts)
     total = [sum(left.values())]
@@ -186,7 +189,7 @@ def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = 
     def contents(i: int) -> list[tuple]:
         """The contents place ``i`` may take from what is left: (Counter, its items), worked out once per
         count of the place's classes."""
-        key = (i, *[left[c] for c in relevant[i]])
+        key = (i, counts_of[i](left))
         held = memo.get(key)
         if held is None:
             held = memo[key] = [(used, tuple(used.items()), sum(used.values()))

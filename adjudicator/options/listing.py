@@ -190,8 +190,9 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> l
             merge(slots[kind], found)
             attempts.setdefault(kind, attempt)
     cache: dict[Action, Ruling] = {}
-    readings = search_rules(situation, rules, after)
-    memo: dict = {}  # the complete walk's layouts, shared by the meld and go-out groups
+    chosen = search_readings(situation, rules, after)
+    readings = [variant for _, variant in chosen]
+    memo: dict = {"chosen": [dict(values) for values, _ in chosen]}  # the complete walk's layouts, shared by the meld and go-out groups
     out = []
     for kind in GROUPS[phase]:
         if kind != "draw" and situation.hand is None:
@@ -287,11 +288,16 @@ def _concealed(ruling: Ruling) -> bool | None:
 def search_rules(situation: Situation, rules: Variant, after_draw: bool) -> list[Variant]:
     """``rules`` under each reading of the open points the search's choices depend on here (at most
     :data:`~adjudicator.rules.readings.MAX_POINTS` of them); just ``rules`` when none is open."""
+    return [variant for _, variant in search_readings(situation, rules, after_draw)]
+
+
+def search_readings(situation: Situation, rules: Variant, after_draw: bool) -> list[tuple[tuple, Variant]]:
+    """:func:`search_rules` with the values each reading gives its points: ``((point, value), ...)``."""
     points = [p for p in SEARCH_POINTS if _matters(p, situation, after_draw) and readings_for(rules, p)]
     points = points[:MAX_POINTS]
     if not points:
-        return [rules]
-    return [variant for _, variant in each_reading(rules, points)]
+        return [((), rules)]
+    return list(each_reading(rules, points))
 
 
 def _matters(name: str, situation: Situation, after_draw: bool) -> bool:

@@ -1,0 +1,191 @@
+"""A meld's verdict from its parts: what lets the complete listing decide hundreds of moves from a few rulings.
+
+A team that has opened lays each rank on its own: a move is legal when each of
+its parts -- the cards it lays onto or as melds of one rank -- is legal laid
+alone, and illegal when one of them is illegal (:func:`~adjudicator.options.complete._by_parts`
+says when that holds). A part is ruled once per request, under the variant as
+written: the engine decides it across the open points it reads
+(:func:`~adjudicator.rules.readings.decide_across`), and its readings say what it
+comes to under each reading the search tries. Ruling it under each search reading
+instead cost one ruling per reading, most of them of parts that read none of the
+points (da-ludo: four readings, ~220 rulings per 15-card hand where ~60 do).
+
+The parts' rulings are also kept across requests (:class:`PartCache`, one per
+variant object, bounded). A meld's parts are made on a table that holds only the
+facts that change slowly in a round -- players, the turn, both teams' melds, the
+hand's size -- so the next turn of the same hand, a second page, or the other phase
+of an unsaid turn finds them. That table is exact by construction: a check that
+needs a fact left out finds it missing, the part stays undetermined, and the move is
+then ruled whole on the real table. A take's parts (a team that has opened laying
+melds in the take) read the pile and the hand: they are made, and kept, on the real
+table.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from ..model.actions import Action
+from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
+from ..model.situation import Side, Situation
+from ..rules.engine import rule_checked
+from ..variants import Variant
+from .every import Hand, build
+
+PART_CACHE = 4096  # parts' rulings kept per variant object; a 15-card hand has ~35 parts, a whole deck ~300
+
+
+class PartCache:
+    """A bounded map (least recently used out) of a part's ruling, safe to share between threads."""
+
+    def __init__(self, size: int = PART_CACHE):
+        self.size = size
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+            return hit
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+def part_cache(rules: Variant) -> PartCache:
+    """The variant object's own cache (its ``cite_cache`` holds it): a copy with house rules has its own."""
+    return rules.cite_cache.setdefault("option_parts", PartCache())
+
+
+def slow_facts(situation: Situation) -> Situation:
+    """The table a part is ruled on: the situation without the facts that change every turn (hand, pile,
+    stock, scores, red threes); the hand's size stays, for the cards a meld must leave."""
+    return Situation(players=situation.players, first_round=situation.first_round,
+                     team=Side(melds=situation.team.melds), opponents=Side(melds=situation.opponents.melds),
+                     hand_count=len(situation.hand) if situation.hand is not None else situation.hand_count,
+                     has_melded=situation.has_melded, drew=situation.drew,
+                     cards_from_pile=situation.cards_from_pile, partner_answer=situation.partner_answer)
+
+
+class Parts:
+    """The parts of one request's meld moves, ruled once each, and the moves' verdicts from them, under each
+    reading the search tries (``chosen``: the values each reading gives its points)."""
+
+    def __init__(self, situation: Situation, rules: Variant, chosen: list[dict], cache: PartCache | None = None,
+                 with_cards: tuple[str, ...] | None = None, take: tuple | None = None):
+        # with_cards: the parts are of a take (the cards shown with the top card, then one rank's cards
+        # laid), ruled on the real table -- a take reads the pile and the hand; else of a meld move.
+        # take: (the taken meld's rank, the bare take's verdict per reading, the lays of other ranks found so
+        # far, shared by the takes of one request): a take's part of another rank is the bare take and that
+        # rank's cards laid -- the take's checks read nothing laid, a rank's laying reads no other rank -- so
+        # what a rank's cards come to, ruled with one take the engine allows bare, serves every other take
+        self.with_cards = with_cards
+        self.meld_rank, self.bare, self.lays = take if take is not None else (None, None, None)
+        self.table = slow_facts(situation) if with_cards is None else situation
+        self.rules = rules
+        self.chosen = chosen
+        self.shared = part_cache(rules) if cache is None else cache
+        # part (places, ids of their contents) -> its verdict per search reading: LEGAL, ILLEGAL or None (open)
+        self.by_id: dict[tuple, tuple] = {}
+        self.legal, self.illegal = (LEGAL,) * len(chosen), (ILLEGAL,) * len(chosen)  # shared: compared by identity
+        if self.bare == self.legal:
+            self.bare = self.legal
+        self.combined: dict[tuple, tuple] = {}
+        self.by_kinds: dict[tuple, tuple] = {}  # the same, by what the part lays where: the walk makes equal
+        # contents as distinct objects (one per count of what is left), so one part has several ids
+
+    def verdict(self, hand: Hand, spots, chosen: dict) -> str | None:
+        """Under each search reading: illegal when a part is, legal when every part is; then legal or
+        illegal when the readings agree, else undetermined. None when a part stays open under a reading:
+        the move is then ruled whole."""
+        bundles: dict[str | None, tuple] = {}
+        for i, content in chosen.items():  # a content is one shared object per content the walk found
+            rank = spots[i].rank
+            bundles[rank] = bundles.get(rank, ()) + ((i, id(content)),)
+        open_part = False
+        both = None  # the move's verdict per reading so far: ILLEGAL where a part is, else LEGAL or None (open)
+        for part in bundles.values():
+            verdicts = self.by_id.get(part)
+            if verdicts is None:
+                verdicts = self.by_id[part] = self._ruled(hand, spots, {i: chosen[i] for i, _ in part})
+            if verdicts is self.illegal:
+                return ILLEGAL  # illegal under every reading, whatever the other parts are
+            both = verdicts if both is None else self._and(both, verdicts)
+            open_part = open_part or verdicts is not self.legal
+        if not open_part:
+            return LEGAL
+        if None in both:
+            return None
+        found = set(both)
+        return found.pop() if len(found) == 1 else UNDETERMINED
+
+    def _and(self, one: tuple, other: tuple) -> tuple:
+        key = (one, other)
+        hit = self.combined.get(key)
+        if hit is None:
+            hit = self.combined[key] = tuple(
+                ILLEGAL if ILLEGAL in (a, b) else (LEGAL if a == b == LEGAL else None) for a, b in zip(one, other))
+        return hit
+
+    def _ruled(self, hand: Hand, spots, part: dict) -> tuple:
+        key = tuple(sorted((spots[i].how, spots[i].rank or "", tuple(sorted(content.items())))
+                           for i, content in part.items()))
+        verdicts = self.by_kinds.get(key)
+        if verdicts is None:
+            other_rank = self.lays is not None and spots[next(iter(part))].rank != self.meld_rank
+            lay = self.lays.get(key) if other_rank else None
+            if lay is not None:
+                verdicts = self._and(self.bare, lay)
+            else:
+                summary = self.ruling(build("meld", hand, spots, part) if self.with_cards is None else
+                                      build("take_pile", hand, spots, part, with_cards=self.with_cards))
+                verdicts = per_reading(summary, self.chosen)
+                if other_rank and self.bare is self.legal:  # the take passes: the part is the lay alone
+                    self.lays[key] = verdicts
+            verdicts = self.by_kinds[key] = self.legal if verdicts == self.legal else \
+                self.illegal if verdicts == self.illegal else verdicts
+        return verdicts
+
+    def ruling(self, action: Action) -> tuple:
+        """The part's verdict and its readings' ``(values, verdict)``, from the shared cache or the engine."""
+        key = (self.table, action)
+        summary = self.shared.get(key)
+        if summary is None:
+            summary = summary_of(rule_checked(self.table, action, self.rules))  # the real table was checked
+            self.shared.put(key, summary)
+        return summary
+
+
+def summary_of(ruling: Ruling) -> tuple:
+    """What the parts keep of a ruling: its verdict and its readings' ``(values, verdict)``."""
+    return ruling.verdict, tuple((r.values, r.verdict) for r in ruling.readings)
+
+
+def per_reading(summary: tuple, chosen: list[dict]) -> tuple:
+    """A ruling's verdict under each search reading: LEGAL, ILLEGAL, or None where it is undetermined (a move
+    with such a part is open under that reading, and ruled whole)."""
+    return tuple(v if v != UNDETERMINED else None for v in (_under(summary, values) for values in chosen))
+
+
+def _under(summary: tuple, values: dict) -> str:
+    """What a part's ruling (decided across the points it read) comes to where the points of ``values`` are
+    read that way: the verdict of its readings that agree with them, undetermined where those differ."""
+    verdict, readings = summary
+    if not readings:
+        return verdict
+    verdicts = {v for read, v in readings if all(values.get(p, x) == x for p, x in read)}
+    return verdicts.pop() if len(verdicts) == 1 else UNDETERMINED
