@@ -18,7 +18,7 @@ from typing import Any, Callable
 from ..model.cards import JOKER, RANKS, is_red_three
 from ..model.findings import (_FINDING_SETTERS, ILLEGAL, LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Interpretation,
                               Ruling, ruling)
-from ..model.messages import Fact, Message, Param, message
+from ..model.messages import Fact, Message, Param, _set_args, _set_key
 from ..model.rule_ids import RULES
 from ..model.situation import MissingFact
 from ..variants import Variant
@@ -78,7 +78,10 @@ class Check:
 
     def result(self, passed: bool | None, key: str, **args: Any) -> None:
         self.passed = passed
-        self.message = message(key, args)
+        made = _new(Message)  # message(key, args), inlined: every decided check makes one
+        _set_key(made, key)
+        _set_args(made, args)
+        self.message = made
 
     def __enter__(self) -> "Check":
         self.outer, self.judge._current = self.judge._current, self
@@ -210,7 +213,14 @@ class Judge:
     def rule(self, rule_id: str) -> Check:
         """Run one check; see :class:`Check`."""
         assert rule_id in RULES, rule_id
-        return Check(self, rule_id)
+        check = _new(Check)  # Check(self, rule_id) without the call to __init__ (every check makes one)
+        check.judge = self
+        check.id = rule_id
+        check.outer = check.passed = check.message = None
+        check.params = []
+        check.deciding = ()
+        check.tags = NO_TAGS
+        return check
 
     def note(self, key: str, **args: Any) -> None:
         """A consequence of the action (what the player must do next, what it changes)."""
