@@ -48,6 +48,8 @@ def each_reading(rules: Variant, points: list[str]):
 
 
 def _open_points(ruling: Ruling, rules: Variant, known: list[str]) -> list[str]:
+    if not ruling.not_stated and not ruling.two_way:
+        return []  # most rulings: nothing open, nothing read two ways
     return [n for n in dict.fromkeys((*ruling.not_stated, *ruling.two_way))
             if n not in known and readings_for(rules, n)]
 
