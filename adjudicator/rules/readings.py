@@ -138,6 +138,9 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]]) -> tuple[Find
         base = present[0]
         if len(present) == len(runs) and all(f == base for f in present[1:]):
             # the same finding under every reading (most of them): kept as it is, less the points tried
+            if not base.open_on:
+                out.append(base)
+                continue
             open_on = tuple(dict.fromkeys(o for o in base.open_on if o not in points))
             out.append(base if open_on == base.open_on else made_finding(
                 base.rule, base.passed, base.message, base.parameters, base.citations, base.house_rules, open_on,
