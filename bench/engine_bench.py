@@ -28,6 +28,7 @@ import argparse
 import importlib
 import io
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -115,7 +116,10 @@ def against(ref: str, rounds: int) -> None:
         tar.extractall(folder, filter="data")
     (folder / "adjudicator").rename(folder / "adjudicator_at_ref")  # its own imports are relative
     sys.path.insert(0, str(folder))
-    sides = {"here": workloads("adjudicator"), ref: workloads("adjudicator_at_ref")}
+    try:
+        sides = {"here": workloads("adjudicator"), ref: workloads("adjudicator_at_ref")}
+    finally:
+        shutil.rmtree(folder)  # imported by now: the copy is no longer needed
     for side in sides.values():  # a pass each untimed: caches filled, code warm
         for call, items in side.values():
             for item in items:
