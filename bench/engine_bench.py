@@ -15,12 +15,24 @@ Rows the engine refuses (422s) count in the second figure only. Each line gives 
 clock and the process's CPU time per ruling (``time.process_time``): on a machine shared with other work
 the CPU figure moves least. ``--split`` adds the rulings that hang on no open point apart from those
 decided across readings (:mod:`adjudicator.rules.readings`), and the table check apart from the ruling.
+
+``--against REF`` compares this checkout's engine with the one at a git ref in the same process: the ref's
+package is imported under another name, and the two are timed pass for pass, alternately, by CPU time,
+so both meet the same load (a shared machine moves either run by more than most changes are worth).
+It prints the best and the median pass of each and their difference.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import io
+import os
+import shutil
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -62,12 +74,83 @@ def run(label: str, work, seconds: float) -> None:
           f"{refused} refused)")
 
 
+def workloads(package: str) -> dict[str, tuple]:
+    """The timed workloads of the engine in ``package`` (``adjudicator``, or a git ref's copy of it)."""
+    def mod(name: str):
+        return importlib.import_module(f"{package}.{name}")
+    variants = mod("variants").load_all()
+    refused = mod("model.errors").AdjudicatorError
+    ruling_request, check = mod("input.parse").ruling_request, mod("rules.table_check").check_table
+    engine, adjudicate = mod("rules.engine"), mod("input.payloads").adjudicate
+    payloads = workload(variants)
+    parsed = []
+    for p in payloads:
+        try:
+            asked = ruling_request(p, variants)
+            check(asked.rules, asked.situation, asked.action)
+            parsed.append(asked)
+        except refused:
+            pass
+    across = [r for r in parsed if engine.rule(r.situation, r.action, r.rules).readings]
+    plain = [r for r in parsed if r not in across]
+
+    def parse_and_rule(p):
+        try:
+            adjudicate(p, variants)
+        except refused:
+            pass
+    ruled = engine.rule_checked
+    return {"rule": (lambda r: engine.rule(r.situation, r.action, r.rules), parsed),
+            "rule, plain": (lambda r: ruled(r.situation, r.action, r.rules), plain),
+            "rule, across": (lambda r: ruled(r.situation, r.action, r.rules), across),
+            "table check": (lambda r: check(r.rules, r.situation, r.action), parsed),
+            "parse + rule": (parse_and_rule, payloads)}
+
+
+def against(ref: str, rounds: int) -> None:
+    """This checkout's engine and the one at ``ref``, pass for pass in one process (see the module's note)."""
+    folder = Path(tempfile.mkdtemp(prefix="engine-bench-"))
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "adjudicator", "variants"],
+                             check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "adjudicator").rename(folder / "adjudicator_at_ref")  # its own imports are relative
+    sys.path.insert(0, str(folder))
+    try:
+        sides = {"here": workloads("adjudicator"), ref: workloads("adjudicator_at_ref")}
+    finally:
+        shutil.rmtree(folder)  # imported by now: the copy is no longer needed
+    for side in sides.values():  # a pass each untimed: caches filled, code warm
+        for call, items in side.values():
+            for item in items:
+                call(item)
+    times: dict = {side: {name: [] for name in sides[side]} for side in sides}
+    for i in range(rounds):
+        for side in (list(sides) if i % 2 == 0 else list(sides)[::-1]):
+            for name, (call, items) in sides[side].items():
+                cpu = time.process_time()
+                for item in items:
+                    call(item)
+                times[side][name].append((time.process_time() - cpu) / len(items) * 1e6)
+    print(f"CPU µs per item, {rounds} alternating passes each (load average {os.getloadavg()[0]:.1f})")
+    for name in times["here"]:
+        here, there = sorted(times["here"][name]), sorted(times[ref][name])
+        best, median = here[0] / there[0] - 1, here[len(here) // 2] / there[len(there) // 2] - 1
+        print(f"{name:>13}: {ref} best {there[0]:6.1f} median {there[len(there) // 2]:6.1f} | here best "
+              f"{here[0]:6.1f} median {here[len(here) // 2]:6.1f} | {best:+.1%} best, {median:+.1%} median")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--split", action="store_true", help="also time the table check, and the rulings with "
                         "and without open points, apart")
+    parser.add_argument("--against", metavar="REF", help="compare with the engine at this git ref, in-process")
+    parser.add_argument("--rounds", type=int, default=15, help="alternating passes each, with --against")
     args = parser.parse_args()
+    if args.against:
+        against(args.against, args.rounds)
+        return
     t0 = time.perf_counter()
     variants = load_all()
     print(f"variant load: {(time.perf_counter() - t0) * 1000:.1f} ms")

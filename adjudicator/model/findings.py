@@ -139,11 +139,12 @@ def finding(rule: str, passed: bool | None, message: Message, parameters: tuple,
 
 
 def ruling(variant: str, action: str, verdict: Verdict, findings: tuple, interpretations: tuple, missing: tuple,
-           not_stated: tuple, consequences: tuple, skipped: dict, two_way: tuple, variant_ref: Any) -> Ruling:
-    """``Ruling(...)`` of one run of the checks (no readings), made faster (the engine's hot path)."""
+           not_stated: tuple, consequences: tuple, skipped: dict, two_way: tuple, variant_ref: Any,
+           readings: tuple = (), across: tuple = (), open_points: tuple = ()) -> Ruling:
+    """``Ruling(...)``, made faster (the engine's hot path: every run of the checks, every merge of readings)."""
     made = _new(Ruling)
     made.__dict__.update(variant=variant, action=action, verdict=verdict, findings=findings,
                          interpretations=interpretations, missing=missing, not_stated=not_stated,
-                         consequences=consequences, skipped=skipped, two_way=two_way, readings=(), across=(),
-                         variant_ref=variant_ref, open_points=())
+                         consequences=consequences, skipped=skipped, two_way=two_way, readings=readings,
+                         across=across, variant_ref=variant_ref, open_points=open_points)
     return made

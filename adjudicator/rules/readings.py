@@ -17,11 +17,11 @@ what it is under each.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import product
 from typing import Callable
 
-from ..model.findings import ILLEGAL, UNDETERMINED, Finding, Reading, Ruling
+from ..model.findings import ILLEGAL, UNDETERMINED, Finding, Reading, Ruling, ruling
+from ..model.findings import finding as made_finding
 from .judge import cited
 from ..words.clauses import reading_message
 from ..model.messages import Items, Message, Param, msg
@@ -48,6 +48,8 @@ def each_reading(rules: Variant, points: list[str]):
 
 
 def _open_points(ruling: Ruling, rules: Variant, known: list[str]) -> list[str]:
+    if not ruling.not_stated and not ruling.two_way:
+        return []  # most rulings: nothing open, nothing read two ways
     return [n for n in dict.fromkeys((*ruling.not_stated, *ruling.two_way))
             if n not in known and readings_for(rules, n)]
 
@@ -80,7 +82,8 @@ def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], r
     findings = _findings(points, runs)
     if verdict == UNDETERMINED:  # what the text leaves open decides: its words come first
         about_points = cited(rules, points)[0]
-        findings = tuple(replace(f, citations=tuple(dict.fromkeys(about_points + f.citations)))
+        findings = tuple(made_finding(f.rule, f.passed, f.message, f.parameters,
+                                 tuple(dict.fromkeys(about_points + f.citations)), f.house_rules, f.open_on, f.missing)
                          if f.passed is None and f.open_on == tuple(points) else f for f in findings)
     interpretations = {i.parameter: i for i in first.interpretations}
     for _, r in runs:
@@ -93,10 +96,10 @@ def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], r
         missing += [m for m in r.missing if m not in missing]
         not_stated += [n for n in r.not_stated if n not in not_stated]
         consequences += [c for c in r.consequences if c not in consequences]
-    return Ruling(first.variant, first.action, verdict, findings, tuple(interpretations.values()), tuple(missing),
+    return ruling(first.variant, first.action, verdict, findings, tuple(interpretations.values()), tuple(missing),
                   tuple(dict.fromkeys([*points, *not_stated])),
-                  tuple(consequences) if verdict != ILLEGAL else (), first.skipped, first.two_way, readings,
-                  tuple(points) if verdict != UNDETERMINED else (), first.variant_ref,
+                  tuple(consequences) if verdict != ILLEGAL else (), first.skipped, first.two_way, first.variant_ref,
+                  readings, tuple(points) if verdict != UNDETERMINED else (),
                   tuple((p, readings_for(rules, p)) for p in points))
 
 
@@ -135,8 +138,13 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]]) -> tuple[Find
         base = present[0]
         if len(present) == len(runs) and all(f == base for f in present[1:]):
             # the same finding under every reading (most of them): kept as it is, less the points tried
+            if not base.open_on:
+                out.append(base)
+                continue
             open_on = tuple(dict.fromkeys(o for o in base.open_on if o not in points))
-            out.append(base if open_on == base.open_on else replace(base, open_on=open_on))
+            out.append(base if open_on == base.open_on else made_finding(
+                base.rule, base.passed, base.message, base.parameters, base.citations, base.house_rules, open_on,
+                base.missing))
             continue
         outcomes = {f.passed for f in present}
         citations = _union(present, "citations")
@@ -150,11 +158,11 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]]) -> tuple[Find
             else:
                 message = msg("reading.whichever", points=point_words, readings=_each(reading_words(), found))
             base = present[0]
-            out.append(Finding(base.rule, base.passed, message, parameters, citations, house,
+            out.append(made_finding(base.rule, base.passed, message, parameters, citations, house,
                                tuple(dict.fromkeys(o for f in present for o in f.open_on if o not in points)),
                                missing))
         else:
-            out.append(Finding(key[0], None, msg("reading.depends", points=point_words, readings=_each(reading_words(), found)),
+            out.append(made_finding(key[0], None, msg("reading.depends", points=point_words, readings=_each(reading_words(), found)),
                                parameters, citations, house, tuple(points), missing))
     return tuple(out)
 
