@@ -16,15 +16,14 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..model.cards import JOKER, RANKS, is_red_three
-from ..model.findings import (_FINDING_SETTERS, ILLEGAL, LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Interpretation,
-                              Ruling, ruling)
-from ..model.messages import Fact, Message, Param, _set_args, _set_key
+from ..model.findings import (ILLEGAL, LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Interpretation, Ruling, finding,
+                              ruling)
+from ..model.messages import Fact, Message, Param, message
 from ..model.rule_ids import RULES
 from ..model.situation import MissingFact
 from ..variants import Variant
 
 NO_TAGS = frozenset()
-_new = object.__new__
 
 # rank (or "JK") -> the parameter holding its card value
 VALUE_PARAM = {r: f"card_value.{r}" for r in RANKS} | {JOKER: "card_value.joker"}
@@ -78,10 +77,7 @@ class Check:
 
     def result(self, passed: bool | None, key: str, **args: Any) -> None:
         self.passed = passed
-        made = _new(Message)  # message(key, args), inlined: every decided check makes one
-        _set_key(made, key)
-        _set_args(made, args)
-        self.message = made
+        self.message = message(key, args)
 
     def __enter__(self) -> "Check":
         self.outer, self.judge._current = self.judge._current, self
@@ -90,26 +86,24 @@ class Check:
     def __exit__(self, kind, error, tb) -> bool:
         judge = self.judge
         judge._current = self.outer
-        if error is None:  # most checks: decided (or skipped) without an exception
-            if self.message is not None:
-                judge._record(self, (), ())
-            elif self.params:
-                judge.skipped.setdefault(self.id, tuple(self.params))
-            return True
         open_on = missing = ()
-        if isinstance(error, MissingFact):
-            if error.pointer not in judge.missing:
-                judge.missing.append(error.pointer)
-            missing = (error.pointer,)
-            self.result(None, "check.missing", fact=Fact(error.pointer))
-        elif isinstance(error, NotStated):
-            if error.name not in judge.not_stated:
-                judge.not_stated.append(error.name)
-            open_on = (error.name,)
-            self.result(None, "check.not_stated", variant=judge.rules.ref, parameter=Param(error.name))
-        else:
-            return False
-        judge._record(self, open_on, missing)  # an exception always ends in a finding (the result above)
+        if error is not None:
+            if isinstance(error, MissingFact):
+                if error.pointer not in judge.missing:
+                    judge.missing.append(error.pointer)
+                missing = (error.pointer,)
+                self.result(None, "check.missing", fact=Fact(error.pointer))
+            elif isinstance(error, NotStated):
+                if error.name not in judge.not_stated:
+                    judge.not_stated.append(error.name)
+                open_on = (error.name,)
+                self.result(None, "check.not_stated", variant=judge.rules.ref, parameter=Param(error.name))
+            else:
+                return False
+        if self.message is not None:
+            judge._record(self, open_on, missing)
+        elif self.params:
+            judge.skipped.setdefault(self.id, tuple(self.params))
         return True
 
 
@@ -213,14 +207,7 @@ class Judge:
     def rule(self, rule_id: str) -> Check:
         """Run one check; see :class:`Check`."""
         assert rule_id in RULES, rule_id
-        check = _new(Check)  # Check(self, rule_id) without the call to __init__ (every check makes one)
-        check.judge = self
-        check.id = rule_id
-        check.outer = check.passed = check.message = None
-        check.params = []
-        check.deciding = ()
-        check.tags = NO_TAGS
-        return check
+        return Check(self, rule_id)
 
     def note(self, key: str, **args: Any) -> None:
         """A consequence of the action (what the player must do next, what it changes)."""
@@ -241,17 +228,7 @@ class Judge:
         for name in unread:  # the catalogue's parameters of a check that read none: their interpretations too
             self._interpret(name)
         passed = check.passed
-        made = _new(Finding)  # finding(...), inlined: one call less on every check
-        s_rule, s_passed, s_message, s_parameters, s_citations, s_house, s_open, s_missing = _FINDING_SETTERS
-        s_rule(made, check.id)
-        s_passed(made, passed)
-        s_message(made, check.message)
-        s_parameters(made, names)
-        s_citations(made, citations)
-        s_house(made, house)
-        s_open(made, open_on)
-        s_missing(made, missing)
-        self.findings.append(made)
+        self.findings.append(finding(check.id, passed, check.message, names, citations, house, open_on, missing))
         if passed is not True:
             if passed is False:
                 self._failed += 1
