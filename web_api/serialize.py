@@ -243,9 +243,16 @@ def _interpretation(i: Interpretation, lang: str, words: bool) -> dict:
             "note": note, "summary": said_, "citations": citations(i.citations)}
 
 
+_PLAIN_WORDS: dict[tuple, str] = {}  # (key, language) -> the words of a text that takes no arguments
+
+
 def words_for(key: str, lang: str, **args) -> str:
-    """A catalogue text by key, filled (:func:`adjudicator.render.words`), made once per value."""
-    return said(Message(key, args), lang)
+    """A catalogue text by key, filled (:func:`adjudicator.render.words`), made once per value; a text without
+    arguments (a score line's label, a rule's name) found by its key alone."""
+    if args:
+        return said(Message(key, args), lang)
+    hit = _PLAIN_WORDS.get((key, lang))
+    return hit if hit is not None else _remember(_PLAIN_WORDS, (key, lang), said(Message(key, {}), lang))
 
 
 _SUMMARIES: dict[tuple, str] = {}
