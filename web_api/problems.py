@@ -196,19 +196,20 @@ def _plain_body() -> bytes | None:
     :func:`_read_body`'s handlers as it would from werkzeug's stream. Everything else -- no
     length, chunked, over the limit, a body read already -- takes werkzeug's way.
     """
-    environ = request.environ
+    req = request._get_current_object()  # one look-up of the request, not one per use
+    environ = req.environ
     length = environ.get("CONTENT_LENGTH")
     if not length or not length.isascii() or not length.isdigit() \
-            or environ.get("HTTP_TRANSFER_ENCODING") == "chunked" or "_cached_data" in request.__dict__:
+            or environ.get("HTTP_TRANSFER_ENCODING") == "chunked" or "_cached_data" in req.__dict__:
         return None
     size = int(length)
-    limit = request.max_content_length
+    limit = req.max_content_length
     if limit is not None and size > limit:
         return None  # werkzeug's 413
     raw = environ["wsgi.input"].read(size) if size else b""
     if len(raw) < size:
         raise ClientDisconnected()
-    request._cached_data = raw  # as get_data(cache=True) keeps it
+    req._cached_data = raw  # as get_data(cache=True) keeps it
     return raw
 
 
