@@ -51,6 +51,7 @@ from . import (batch_api, compare_api, meta_api, options_api, page, replay_api, 
 from .jsonio import OrjsonProvider
 from .phrases import register_phrases
 from .problems import register_error_handlers
+from .response import Answer
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
@@ -99,6 +100,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(_from_environment())
     app.config.update(config or {})
     app.json = OrjsonProvider(app)  # documents in their natural order, UTF-8 (the texts are Nordic)
+    app.response_class = Answer  # headers sent as they were set where werkzeug's last copy changes nothing
 
     app.extensions[variants_api.VARIANTS_KEY] = load_all(app.config["VARIANTS_DIR"])
     app.extensions[meta_api.OPENAPI_KEY] = OPENAPI_PATH.read_bytes()

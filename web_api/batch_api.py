@@ -99,27 +99,43 @@ def _get(value: Any, *path: str) -> Any:
     return value
 
 
-def _flat(value: Any) -> list:
-    """The cards of a list of cards or of melds."""
-    if not isinstance(value, list):
-        return []
-    return [card for part in value for card in (part if isinstance(part, list) else [part])]
+_NOTHING: dict = {}
+
+
+def _dict(value: Any) -> dict:
+    """``value`` when it is an object, else an empty one (a misshapen member costs nothing)."""
+    return value if isinstance(value, dict) else _NOTHING
+
+
+def _has_two(*values: Any) -> bool:
+    """Whether a card code starting with ``2`` is among these lists of cards or of melds."""
+    for value in values:
+        if isinstance(value, list):
+            for part in value:
+                for card in (part if isinstance(part, list) else (part,)):
+                    if isinstance(card, str) and card.startswith("2"):
+                        return True
+    return False
 
 
 def _open_points(rules: Variant, item: dict, melded: bool) -> int:
-    """How many of the variant's open points this item can hang on (its ruling is made under each reading)."""
-    cards = [*_flat(_get(item, "situation", "player", "hand")), *_flat(_get(item, "action", "melds")),
-             *_flat(_get(item, "action", "add"))]
-    twos = any(isinstance(card, str) and card.startswith("2") for card in cards)
-    empty_stock = _get(item, "situation", "stock_count") == 0
-    settled = _get(item, "house_rules")
-    settled = settled if isinstance(settled, dict) else {}
+    """How many of the variant's open points this item can hang on (its ruling is made under each reading).
+
+    Its cards are looked through for a two only when the variant leaves the twos open."""
+    situation, action = _dict(item.get("situation")), _dict(item.get("action"))
+    settled = _dict(item.get("house_rules"))
     count = 0
+    twos = None
     for name in _open_names(rules):
         if name in settled:
             continue  # the table's own house rule settles it: ruled once
-        if (name == "wild.twos" and not twos) or (name.startswith("opening.") and melded) \
-                or (name.startswith("stock.") and not empty_stock):
+        if name == "wild.twos":
+            if twos is None:
+                twos = _has_two(_dict(situation.get("player")).get("hand"), action.get("melds"), action.get("add"))
+            if not twos:
+                continue  # a point this item cannot reach
+        elif (name.startswith("opening.") and melded) or (name.startswith("stock.")
+                                                         and not situation.get("stock_count") == 0):
             continue  # a point this item cannot reach
         count += 1
     return min(count, MAX_OPEN_POINTS)
@@ -142,10 +158,12 @@ def ruling_cost(item: Any, variants: dict[str, Variant]) -> int:
     rules = variants.get(variant_id) if isinstance(variant_id, str) else None
     if rules is None:
         return BASE_UNITS
-    melded = _cards(_get(item, "situation", "team", "melds")) + _cards(_get(item, "situation", "opponents", "melds")) \
-        + _cards(_get(item, "action", "melds")) + _cards(_get(item, "action", "add"))
-    held = _cards(_get(item, "situation", "player", "hand"))
-    opened = bool(_get(item, "situation", "team", "melds") or _get(item, "situation", "player", "has_melded"))
+    situation, action = _dict(item.get("situation")), _dict(item.get("action"))
+    team, player = _dict(situation.get("team")), _dict(situation.get("player"))
+    melded = _cards(team.get("melds")) + _cards(_dict(situation.get("opponents")).get("melds")) \
+        + _cards(action.get("melds")) + _cards(action.get("add"))
+    held = _cards(player.get("hand"))
+    opened = bool(team.get("melds") or player.get("has_melded"))
     points = _open_points(rules, item, opened)
     runs = 1 + 2 ** points if points else 1  # the first ruling, then one per combination of readings
     return runs * (BASE_UNITS + melded // CARDS_PER_UNIT + held // HAND_CARDS_PER_UNIT)

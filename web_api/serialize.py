@@ -243,9 +243,16 @@ def _interpretation(i: Interpretation, lang: str, words: bool) -> dict:
             "note": note, "summary": said_, "citations": citations(i.citations)}
 
 
+_PLAIN_WORDS: dict[tuple, str] = {}  # (key, language) -> the words of a text that takes no arguments
+
+
 def words_for(key: str, lang: str, **args) -> str:
-    """A catalogue text by key, filled (:func:`adjudicator.render.words`), made once per value."""
-    return said(Message(key, args), lang)
+    """A catalogue text by key, filled (:func:`adjudicator.render.words`), made once per value; a text without
+    arguments (a score line's label, a rule's name) found by its key alone."""
+    if args:
+        return said(Message(key, args), lang)
+    hit = _PLAIN_WORDS.get((key, lang))
+    return hit if hit is not None else _remember(_PLAIN_WORDS, (key, lang), said(Message(key, {}), lang))
 
 
 _SUMMARIES: dict[tuple, str] = {}
@@ -450,24 +457,51 @@ def _shown(p) -> dict:
 _OUTCOME_WORD = {True: "passed", False: "failed", None: "undetermined", "not checked": "not checked"}
 
 
+_SHOWN_LISTS: dict[int, tuple] = {}  # id(tuple of shown parameters) -> (the tuple, its JSON list)
+_KEPT_SAID: dict[tuple, tuple] = {}  # (id(message), language) -> (the message, its words)
+
+
+def shown_list(ps: tuple) -> list[dict]:
+    """The parameters a difference shows, as JSON. The comparison keeps one tuple per variant and set of
+    names (:func:`adjudicator.compare.comparison.shown_all`), so the list made for a tuple is handed out
+    again (never changed after it is made), like :func:`citations`."""
+    hit = _SHOWN_LISTS.get(id(ps))
+    if hit is not None and hit[0] is ps:
+        return hit[1]
+    out = [_shown(p) for p in ps]
+    if len(_SHOWN_LISTS) >= _CITATION_LISTS_MAX:
+        _SHOWN_LISTS.clear()
+    _SHOWN_LISTS[id(ps)] = (ps, out)
+    return out
+
+
+def said_kept(message: Message, lang: str) -> str:
+    """:func:`said` for a message the engine keeps and hands out again (a difference's ``why``), found by the
+    message itself before its value is worked out (the message is kept here too, so its id is never reused)."""
+    hit = _KEPT_SAID.get((id(message), lang))
+    if hit is not None and hit[0] is message:
+        return hit[1]
+    return _remember(_KEPT_SAID, (id(message), lang), (message, said(message, lang)))[1]
+
+
 def rule_difference(d: RuleDifference, lang: str) -> dict:
     entries = []
     for e in d.variants:
         entry = {"variant": e.variant, "passed": e.outcome, "outcome": _OUTCOME_WORD[e.outcome],
-                 "explanation": said(e.explanation, lang), "parameters": [_shown(p) for p in e.parameters],
+                 "explanation": said(e.explanation, lang), "parameters": shown_list(e.parameters),
                  "citations": citations(e.citations)}
         if e.house_rules:
             entry["house_rules"] = [house_rule(h) for h in e.house_rules]
         entries.append(entry)
     return {"rule": d.rule, "checks": words_for(f"rule.{d.rule}", lang), "parameters": list(d.parameters),
-            "differing_parameters": list(d.differing), "why": said(d.why, lang), "variants": entries}
+            "differing_parameters": list(d.differing), "why": said_kept(d.why, lang), "variants": entries}
 
 
 def score_difference(d: ScoreDifference, lang: str) -> dict:
     entries = []
     for e in d.variants:
         entry = {"variant": e.variant, "counted": e.counted, "count": e.count, "points": e.points,
-                 "citations": citations(e.citations), "parameters": [_shown(p) for p in e.parameters]}
+                 "citations": citations(e.citations), "parameters": shown_list(e.parameters)}
         if e.house_rules:
             entry["house_rules"] = [house_rule(h) for h in e.house_rules]
         entries.append(entry)
@@ -475,7 +509,7 @@ def score_difference(d: ScoreDifference, lang: str) -> dict:
     if d.round is not None:
         out["round"] = d.round
     out.update({"parameters": list(d.parameters), "differing_parameters": list(d.differing),
-                "why": said(d.why, lang), "variants": entries})
+                "why": said_kept(d.why, lang), "variants": entries})
     return out
 
 

@@ -26,7 +26,7 @@ from ..rules.judge import NotStated, value_param
 from ..rules.melds import is_canasta, split
 from ..model.messages import Card, Word, msg
 from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, TeamRound
-from .reader import Reader, catalogue_order
+from .reader import Reader, ordered
 from .sheets import ScoreLine
 
 
@@ -71,8 +71,9 @@ def team_lines(reader: Reader, team: TeamRound) -> tuple[ScoreLine, ...]:
 
 
 def _finished(reader: Reader, line: _Line) -> ScoreLine:
-    citations, house = reader.sources(line.params)
-    return ScoreLine(line.item, line.count, line.points, tuple(catalogue_order(line.params)), citations, house)
+    names = ordered(line.params)  # sorted once, for the line and its citations
+    citations, house = reader.judge.citations(names)
+    return ScoreLine(line.item, line.count, line.points, names, citations, house)
 
 
 def _table_and_hand(reader: Reader, team: TeamRound) -> tuple[_Table, _Line]:

@@ -24,6 +24,21 @@ def catalogue_order(names) -> list[str]:
     return sorted(dict.fromkeys(names), key=lambda n: ORDER.get(n, len(ORDER)))
 
 
+_ORDERED: dict[tuple, tuple[str, ...]] = {}  # names as a line lists them -> in catalogue order, once each
+_ORDERED_MAX = 4096
+
+
+def ordered(names) -> tuple[str, ...]:
+    """:func:`catalogue_order` as a tuple, sorted once per list of names: every round's lines name the same few."""
+    key = tuple(names)
+    hit = _ORDERED.get(key)
+    if hit is None:
+        if len(_ORDERED) >= _ORDERED_MAX:
+            _ORDERED.clear()
+        hit = _ORDERED[key] = tuple(catalogue_order(key))
+    return hit
+
+
 class Reader:
     """One variant's parameters as scoring reads them, and the interpretations they add up to."""
 
@@ -82,7 +97,7 @@ class Reader:
 
     def sources(self, names) -> tuple[tuple, tuple]:
         """The citations (and house rules) behind a line or a figure, in catalogue order."""
-        return self.judge.citations(tuple(catalogue_order(names)))  # worked out once per variant
+        return self.judge.citations(ordered(names))  # worked out once per variant
 
     def interpretations(self) -> tuple:
         return tuple(sorted(self.judge.interpretations.values(), key=lambda i: ORDER.get(i.parameter, len(ORDER))))
