@@ -1,16 +1,59 @@
-"""A comparison read once per distinct reading is the comparison read once per variant, refusals included."""
+"""A comparison read once per distinct reading is the comparison read once per variant, refusals included.
+
+``parse.compare_request`` reads the action once and the situation once per player count. It is held equal,
+answer for answer and refusal for refusal, to the plain reading below: the whole request parsed again under
+each variant, which is what a comparison means."""
 
 from __future__ import annotations
 
 import pytest
 
-from adjudicator.input import compare_parse, parse
+from adjudicator.input import parse
+from adjudicator.input.parse import _compare_kind, action, options_of, ruling_of, score_of, variant
+from adjudicator.input import house_rules, shape
+from adjudicator.model.errors import MalformedRequest, UnknownVariant, issue, pointer
+from adjudicator.model.requests import CompareRequest
 from adjudicator.model.errors import AdjudicatorError
 from adjudicator.variants import load_all
 from ruling_table import HOUSE_RULES, ROWS
 from test_scoring import CASES as SCORE_CASES
 
 VARIANTS = load_all()
+
+
+def reference(payload, variants):
+    """The reference: each variant's own parse of the whole request (the reading before it was made faster)."""
+    if isinstance(payload, dict) and "variant" in payload and "variants" not in payload:
+        raise MalformedRequest([issue("/variant", "error.compare_variant")])
+    payload = shape.check(payload, "compare", variants)
+    kind = _compare_kind(payload)
+    raw = payload.get("variants")
+    if raw is None:
+        ids = tuple(variants)
+    else:
+        if not raw:
+            raise MalformedRequest([issue("/variants", "error.empty_list")])
+        seen: list[str] = []
+        for i, vid in enumerate(raw):
+            variant(variants, vid, pointer("variants", i))
+            if vid in seen:
+                raise MalformedRequest([issue(pointer("variants", i), "error.variant_twice", variant=vid)])
+            seen.append(vid)
+        ids = tuple(seen)
+    body = {k: v for k, v in payload.items() if k != "variants"}
+    if kind == "ruling":
+        action(body["action"])
+    house_rules.apply(variants[ids[0]], body.get("house_rules"))
+    parse_one = {"options": options_of, "ruling": ruling_of, "score": score_of}[kind]
+    asked = []
+    for vid in ids:
+        try:
+            asked.append(parse_one({**body, "variant": vid}, variants))
+        except UnknownVariant:
+            raise
+        except AdjudicatorError as e:
+            asked.append(e)
+    return CompareRequest(kind, ids, tuple(asked))
 
 
 def _outcome(read, payload):
@@ -21,7 +64,7 @@ def _outcome(read, payload):
 
 
 def _same(payload: dict) -> None:
-    per_variant, once = _outcome(parse.compare_request, payload), _outcome(compare_parse.compare_request, payload)
+    per_variant, once = _outcome(reference, payload), _outcome(parse.compare_request, payload)
     if isinstance(per_variant, AdjudicatorError):
         assert isinstance(once, AdjudicatorError) and once.same_as(per_variant)
         return

@@ -27,7 +27,7 @@ from flask import Blueprint, Response, jsonify, request
 from adjudicator.compare.comparison import compare as compare_variants
 from adjudicator.model.messages import Message, msg
 from adjudicator.compare.matrix import matrix as build_matrix
-from adjudicator.input.compare_parse import compare_request  # the action once, the situation once per player count
+from adjudicator.input.parse import compare_request  # the action once, the situation once per player count
 
 from . import serialize
 from .language import current_language

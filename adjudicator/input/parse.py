@@ -358,39 +358,67 @@ def _same_teams(rounds: tuple[tuple[TeamRound, ...], ...]) -> None:
 
 def compare_request(payload: Any, variants: dict[str, Variant]) -> CompareRequest:
     """Parse a comparison: what a ruling, a score or the options take, with ``variants`` (default: all) for
-    ``variant``."""
+    ``variant``.
+
+    What one variant finds impossible another may not, so the table is read under each variant -- but only
+    where the variant can change the reading: the action never does, and a situation only through its player
+    count (which counts the variant has rules for, with the house rules applied). So the action is read once,
+    and the situation once per player count it comes to; each variant's refusal keeps its pointer and words."""
     if isinstance(payload, dict) and "variant" in payload and "variants" not in payload:
         raise MalformedRequest([issue("/variant", "error.compare_variant")])
     payload = shape.check(payload, "compare", variants)
     kind = _compare_kind(payload)
-    raw = payload.get("variants")
-    if raw is None:
-        ids = tuple(variants)
-    else:
-        if not raw:
-            raise MalformedRequest([issue("/variants", "error.empty_list")])
-        seen: list[str] = []
-        for i, vid in enumerate(raw):
-            variant(variants, vid, pointer("variants", i))
-            if vid in seen:
-                raise MalformedRequest([issue(pointer("variants", i), "error.variant_twice", variant=vid)])
-            seen.append(vid)
-        ids = tuple(seen)
+    ids = _variant_ids(payload.get("variants"), variants)
     body = {k: v for k, v in payload.items() if k != "variants"}
-    if kind == "ruling":
-        action(body["action"])  # an unusable action is wrong under every variant
+    act = action(body["action"]) if kind == "ruling" else None  # an unusable action is wrong under every variant
     # a bad house rule is the request's fault, whichever variant it meets (the check reads no variant)
     house_rules.apply(variants[ids[0]], body.get("house_rules"))
-    parse_one = {"options": options_of, "ruling": ruling_of, "score": score_of}[kind]
+    if kind == "score":
+        return CompareRequest(kind, ids, tuple(_each(ids, lambda vid: score_of({**body, "variant": vid}, variants))))
+    raw = body.get("situation") or {}
+    read: dict[int | None, Situation] = {}  # the situation as read, by the player count it came to
+
+    def one(vid: str):
+        ruled = rules(variants, {**body, "variant": vid})
+        if read:  # the checks before the player count have passed: only the count can differ
+            count = players(ruled, raw.get("players"), "/situation/players", required=False)
+            sit = read.get(count)
+            if sit is None:
+                sit = read[count] = situation(raw, ruled)
+        else:
+            sit = situation(raw, ruled)
+            read[sit.players] = sit
+        return RulingRequest(ruled, sit, act) if kind == "ruling" else OptionsRequest(ruled, sit)
+
+    return CompareRequest(kind, ids, tuple(_each(ids, one)))
+
+
+def _each(ids: tuple[str, ...], parse_one) -> list:
+    """Each variant's typed request, or the error it finds in the input (an unknown variant is the request's)."""
     asked = []
-    for vid in ids:  # the table parsed under each variant: what one finds impossible, another may not
+    for vid in ids:
         try:
-            asked.append(parse_one({**body, "variant": vid}, variants))
+            asked.append(parse_one(vid))
         except UnknownVariant:
             raise
         except AdjudicatorError as e:
             asked.append(e)
-    return CompareRequest(kind, ids, tuple(asked))
+    return asked
+
+
+def _variant_ids(raw: Any, variants: dict[str, Variant]) -> tuple[str, ...]:
+    """The variants asked for (default: every loaded one), each known and named once."""
+    if raw is None:
+        return tuple(variants)
+    if not raw:
+        raise MalformedRequest([issue("/variants", "error.empty_list")])
+    seen: list[str] = []
+    for i, vid in enumerate(raw):
+        variant(variants, vid, pointer("variants", i))
+        if vid in seen:
+            raise MalformedRequest([issue(pointer("variants", i), "error.variant_twice", variant=vid)])
+        seen.append(vid)
+    return tuple(seen)
 
 
 def _compare_kind(payload: dict) -> str:
