@@ -182,7 +182,7 @@ def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = 
     counts_of = [itemgetter(*classes) if classes else (lambda _: ()) for classes in relevant]
     memo: dict[tuple, list[tuple]] = {}
     left = dict(hand.counts)
-    total = [sum(left.values())]
+    total = sum(left.values())
     found: list[tuple[dict, Counter | None]] = []
     chosen: dict[int, Counter] = {}
 
@@ -235,24 +235,34 @@ def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = 
 
     def walk(i: int) -> bool:
         """Every layout from place ``i`` on; False once the walk reaches ``limit``."""
+        nonlocal total
+        held = ()
+        while i < last:  # the places that can take nothing from what is left, passed over in a loop, not a call each
+            held = memo.get((i, counts_of[i](left)))
+            if held is None:
+                held = contents(i)
+            if held:
+                break
+            i += 1
         if i == last:
             if chosen:
-                rest = Counter({c: n for c, n in left.items() if n}) if total[0] <= 1 else None
+                rest = Counter({c: n for c, n in left.items() if n}) if total <= 1 else None
                 found.append((dict(chosen), rest))
                 return len(found) < limit
             return True
-        if not walk(i + 1):
+        following = i + 1
+        if not walk(following):
             return False
-        for used, items, count in contents(i):
+        for used, items, count in held:
             for c, n in items:
                 left[c] -= n
-            total[0] -= count
+            total -= count
             chosen[i] = used
-            going = walk(i + 1)
+            going = walk(following)
             del chosen[i]
             for c, n in items:
                 left[c] += n
-            total[0] += count
+            total += count
             if not going:
                 return False
         return True
