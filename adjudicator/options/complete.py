@@ -194,6 +194,7 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
             budget -= len(found)
             parts = Parts(situation, rules, chosen_values, with_cards=tuple(with_cards),
                           take=(meld_rank, per_reading(summary_of(bare), chosen_values), lays))
+            shown_wilds, shown_count = _wilds(take.action), len(with_cards)  # the same for each layout
             for chosen, melds, adds, laid, wilds in _laid(found, spots):
                 key = ("take_pile", shown, melds, adds, None, ())
                 if key in seen:
@@ -209,7 +210,7 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
                     verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
                 else:
                     make = _lazy_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule)
-                keep(verdict, (verdict != LEGAL, _wilds(take.action) + wilds, -len(with_cards) - laid), make)
+                keep(verdict, (verdict != LEGAL, shown_wilds + wilds, -shown_count - laid), make)
             if budget <= 0:
                 return _ordered(more), False
     return _ordered(more), whole
