@@ -236,12 +236,13 @@ def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = 
     def walk(i: int) -> bool:
         """Every layout from place ``i`` on; False once the walk reaches ``limit``."""
         nonlocal total
-        held = ()
-        while i < last:  # the places that can take nothing from what is left, passed over in a loop, not a call each
+        # Places already known to take nothing from what is left are passed over in a loop, not a call each.
+        # A place's contents are still worked out only after the layouts without it are walked, as ever: a
+        # walk cut at its limit never works out (at a whole deck's cost) the contents of a place it stopped at.
+        held = None
+        while i < last:
             held = memo.get((i, counts_of[i](left)))
-            if held is None:
-                held = contents(i)
-            if held:
+            if held is None or held:
                 break
             i += 1
         if i == last:
@@ -253,7 +254,7 @@ def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = 
         following = i + 1
         if not walk(following):
             return False
-        for used, items, count in held:
+        for used, items, count in held if held is not None else contents(i):
             for c, n in items:
                 left[c] -= n
             total -= count
