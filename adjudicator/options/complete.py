@@ -126,21 +126,23 @@ def _by_layouts(situation: Situation, rules: Variant, readings: Readings, memo: 
 
 def _laid(found, spots):
     """Each layout with what it lays, by kinds: ``(chosen, melds, adds, cards laid, wild cards laid)``."""
-    info: dict[tuple, tuple] = {}  # (place, id of its content) -> (kinds, wild cards); contents are shared
+    info: dict[int, tuple] = {}  # id of a content -> (its meld's kinds or None, its addition or None, cards, wilds);
+    # a content is one object per place and count the walk found, shared by the layouts that hold it
+    new = [spot.how == "new" for spot in spots]
     for chosen, _ in found:
         melds, adds, laid, wilds = [], [], 0, 0
         for i, content in chosen.items():
-            held = info.get((i, id(content)))
+            held = info.get(id(content))
             if held is None:
                 kinds = tuple(sorted(k for (k, _), n in content.items() for _ in range(n)))
-                held = info[(i, id(content))] = (kinds, sum(1 for k in kinds if k in WILD))
-            kinds = held[0]
-            laid += len(kinds)
-            wilds += held[1]
-            if spots[i].how == "new":
-                melds.append(kinds)
+                held = info[id(content)] = ((kinds, None) if new[i] else (None, (spots[i].rank, kinds))) + \
+                    (len(kinds), sum(1 for k in kinds if k in WILD))
+            if held[0] is not None:
+                melds.append(held[0])
             else:
-                adds.append((spots[i].rank, kinds))
+                adds.append(held[1])
+            laid += held[2]
+            wilds += held[3]
         melds.sort()
         adds.sort()
         yield chosen, tuple(melds), tuple(adds), laid, wilds
@@ -192,6 +194,7 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
             budget -= len(found)
             parts = Parts(situation, rules, chosen_values, with_cards=tuple(with_cards),
                           take=(meld_rank, per_reading(summary_of(bare), chosen_values), lays))
+            shown_wilds, shown_count = _wilds(take.action), len(with_cards)  # the same for each layout
             for chosen, melds, adds, laid, wilds in _laid(found, spots):
                 key = ("take_pile", shown, melds, adds, None, ())
                 if key in seen:
@@ -207,7 +210,7 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
                     verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
                 else:
                     make = _lazy_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule)
-                keep(verdict, (verdict != LEGAL, _wilds(take.action) + wilds, -len(with_cards) - laid), make)
+                keep(verdict, (verdict != LEGAL, shown_wilds + wilds, -shown_count - laid), make)
             if budget <= 0:
                 return _ordered(more), False
     return _ordered(more), whole

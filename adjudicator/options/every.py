@@ -182,7 +182,7 @@ def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = 
     counts_of = [itemgetter(*classes) if classes else (lambda _: ()) for classes in relevant]
     memo: dict[tuple, list[tuple]] = {}
     left = dict(hand.counts)
-    total = [sum(left.values())]
+    total = sum(left.values())
     found: list[tuple[dict, Counter | None]] = []
     chosen: dict[int, Counter] = {}
 
@@ -235,24 +235,35 @@ def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = 
 
     def walk(i: int) -> bool:
         """Every layout from place ``i`` on; False once the walk reaches ``limit``."""
+        nonlocal total
+        # Places already known to take nothing from what is left are passed over in a loop, not a call each.
+        # A place's contents are still worked out only after the layouts without it are walked, as ever: a
+        # walk cut at its limit never works out (at a whole deck's cost) the contents of a place it stopped at.
+        held = None
+        while i < last:
+            held = memo.get((i, counts_of[i](left)))
+            if held is None or held:
+                break
+            i += 1
         if i == last:
             if chosen:
-                rest = Counter({c: n for c, n in left.items() if n}) if total[0] <= 1 else None
+                rest = Counter({c: n for c, n in left.items() if n}) if total <= 1 else None
                 found.append((dict(chosen), rest))
                 return len(found) < limit
             return True
-        if not walk(i + 1):
+        following = i + 1
+        if not walk(following):
             return False
-        for used, items, count in contents(i):
+        for used, items, count in held if held is not None else contents(i):
             for c, n in items:
                 left[c] -= n
-            total[0] -= count
+            total -= count
             chosen[i] = used
-            going = walk(i + 1)
+            going = walk(following)
             del chosen[i]
             for c, n in items:
                 left[c] += n
-            total[0] += count
+            total += count
             if not going:
                 return False
         return True

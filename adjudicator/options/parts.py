@@ -105,6 +105,7 @@ class Parts:
         if self.bare == self.legal:
             self.bare = self.legal
         self.combined: dict[tuple, tuple] = {}
+        self._spots, self._ranks, self._unique = None, [], True  # the places last read, their ranks (see _parts)
         self.by_kinds: dict[tuple, tuple] = {}  # the same, by what the part lays where: the walk makes equal
         # contents as distinct objects (one per count of what is left), so one part has several ids
 
@@ -112,26 +113,38 @@ class Parts:
         """Under each search reading: illegal when a part is, legal when every part is; then legal or
         illegal when the readings agree, else undetermined. None when a part stays open under a reading:
         the move is then ruled whole."""
-        bundles: dict[str | None, tuple] = {}
-        for i, content in chosen.items():  # a content is one shared object per content the walk found
-            rank = spots[i].rank
-            bundles[rank] = bundles.get(rank, ()) + ((i, id(content)),)
-        open_part = False
-        both = None  # the move's verdict per reading so far: ILLEGAL where a part is, else LEGAL or None (open)
-        for part in bundles.values():
-            verdicts = self.by_id.get(part)
+        by_id, legal, illegal = self.by_id, self.legal, self.illegal
+        both = None  # the move's verdict per reading from its parts not legal throughout (legal ANDs as itself)
+        for part in self._parts(spots, chosen):
+            verdicts = by_id.get(part)
             if verdicts is None:
-                verdicts = self.by_id[part] = self._ruled(hand, spots, {i: chosen[i] for i, _ in part})
-            if verdicts is self.illegal:
+                verdicts = by_id[part] = self._ruled(hand, spots, {i: chosen[i] for i, _ in part})
+            if verdicts is illegal:
                 return ILLEGAL  # illegal under every reading, whatever the other parts are
-            both = verdicts if both is None else self._and(both, verdicts)
-            open_part = open_part or verdicts is not self.legal
-        if not open_part:
+            if verdicts is not legal:
+                both = verdicts if both is None else self._and(both, verdicts)
+        if both is None:
             return LEGAL
         if None in both:
             return None
         found = set(both)
         return found.pop() if len(found) == 1 else UNDETERMINED
+
+    def _parts(self, spots, chosen: dict):
+        """The layout's parts, one per rank: ``((place, id of its content), ...)`` -- a content is one shared
+        object per content the walk found. Where no two places share a rank (most readings), each place is
+        its own part and needs no grouping."""
+        if self._spots is not spots:
+            ranks = [s.rank for s in spots]
+            self._spots, self._ranks, self._unique = spots, ranks, len(set(ranks)) == len(ranks)
+        if self._unique:
+            return [((i, id(content)),) for i, content in chosen.items()]
+        ranks = self._ranks
+        bundles: dict[str | None, tuple] = {}
+        for i, content in chosen.items():
+            rank = ranks[i]
+            bundles[rank] = bundles.get(rank, ()) + ((i, id(content)),)
+        return bundles.values()
 
     def _and(self, one: tuple, other: tuple) -> tuple:
         key = (one, other)
