@@ -155,14 +155,6 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
     new melds). A take the engine refuses bare is refused with anything laid (its checks come first and
     read nothing laid), so its layouts are not walked; the others' verdicts come from their parts -- the take
     with one rank's cards laid (:class:`~adjudicator.options.parts.Parts`) -- as in :func:`_by_layouts`."""
-    pile = situation.pile or ()
-    if not pile:
-        return [], True
-    top = pile[-1]
-    top_kind = kind(top)
-    hand = Hand(situation)
-    ranks = [top_kind] if top_kind not in WILD else \
-        [r for r in RANKS if any(k == r for k, _ in hand.counts)] or [None]
     chosen_values = memo.get("chosen") or [{} for _ in ruled]
     more, whole, budget, work = [], True, MAX_MOVES, 0
     lays: dict[tuple, tuple] = {}  # a rank's cards laid with a take, by kinds (see Parts)
@@ -170,49 +162,43 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
     def keep(verdict, order, make):
         if verdict in (LEGAL, UNDETERMINED):
             more.append((order, verdict, make))
-    for meld_rank in ranks:
-        fitting = [c for c in hand.counts if c[0] in WILD or (meld_rank is not None and c[0] == meld_rank)]
-        for split in product(*(range(hand.counts[c] + 1) for c in fitting)):
-            used = Counter({c: n for c, n in zip(fitting, split) if n})
-            if top_kind in WILD and not any(c[0] == meld_rank for c in used):
+    for top, meld_rank, with_cards, rest in _take_choices(situation):
+        take = _take_move(Action("take_pile", with_cards=tuple(with_cards)), top, meld_rank)
+        shown = canonical(take.action)[1]
+        bare = rule(take.action)
+        work += _work(bare, situation)
+        budget -= 1
+        if ("take_pile", shown, (), (), None, ()) not in seen:
+            seen.add(("take_pile", shown, (), (), None, ()))
+            keep(bare.verdict, (bare.verdict != LEGAL, _wilds(take.action), -len(with_cards)),
+                 lambda m=take, r=bare: (m, r))
+        if bare.verdict == ILLEGAL or not meld_rank or not rest.counts:
+            continue
+        spots, found, done = layouts(rest, situation.team.melds, readings, extra_add=meld_rank,
+                                     extra_meld=(top, *with_cards), limit=max(1, budget))
+        whole = whole and done
+        budget -= len(found)
+        parts = Parts(situation, rules, chosen_values, with_cards=tuple(with_cards),
+                      take=(meld_rank, per_reading(summary_of(bare), chosen_values), lays))
+        shown_wilds, shown_count = _wilds(take.action), len(with_cards)  # the same for each layout
+        for chosen, melds, adds, laid, wilds in _laid(found, spots):
+            key = ("take_pile", shown, melds, adds, None, ())
+            if key in seen:
                 continue
-            with_cards, rest = hand.take(used)
-            take = _take_move(Action("take_pile", with_cards=tuple(with_cards)), top, meld_rank)
-            shown = canonical(take.action)[1]
-            bare = rule(take.action)
-            work += _work(bare, situation)
-            budget -= 1
-            if ("take_pile", shown, (), (), None, ()) not in seen:
-                seen.add(("take_pile", shown, (), (), None, ()))
-                keep(bare.verdict, (bare.verdict != LEGAL, _wilds(take.action), -len(with_cards)),
-                     lambda m=take, r=bare: (m, r))
-            if bare.verdict == ILLEGAL or not meld_rank or not rest.counts:
-                continue
-            spots, found, done = layouts(rest, situation.team.melds, readings, extra_add=meld_rank,
-                                         extra_meld=(top, *with_cards), limit=max(1, budget))
-            whole = whole and done
-            budget -= len(found)
-            parts = Parts(situation, rules, chosen_values, with_cards=tuple(with_cards),
-                          take=(meld_rank, per_reading(summary_of(bare), chosen_values), lays))
-            shown_wilds, shown_count = _wilds(take.action), len(with_cards)  # the same for each layout
-            for chosen, melds, adds, laid, wilds in _laid(found, spots):
-                key = ("take_pile", shown, melds, adds, None, ())
-                if key in seen:
-                    continue
-                seen.add(key)
-                verdict = parts.verdict(rest, spots, chosen)
-                if verdict is None:
-                    if work >= MAX_WORK:
-                        return _ordered(more), False
-                    move = _built_take(rest, spots, chosen, with_cards, top, meld_rank)
-                    ruling = rule(move.action)
-                    work += _work(ruling, situation)
-                    verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
-                else:
-                    make = _lazy_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule)
-                keep(verdict, (verdict != LEGAL, shown_wilds + wilds, -shown_count - laid), make)
-            if budget <= 0:
-                return _ordered(more), False
+            seen.add(key)
+            verdict = parts.verdict(rest, spots, chosen)
+            if verdict is None:
+                if work >= MAX_WORK:
+                    return _ordered(more), False
+                move = _built_take(rest, spots, chosen, with_cards, top, meld_rank)
+                ruling = rule(move.action)
+                work += _work(ruling, situation)
+                verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
+            else:
+                make = _lazy_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule)
+            keep(verdict, (verdict != LEGAL, shown_wilds + wilds, -shown_count - laid), make)
+        if budget <= 0:
+            return _ordered(more), False
     return _ordered(more), whole
 
 
@@ -326,16 +312,18 @@ def _go_out_move(action: Action, situation: Situation) -> Move:
     return Move(_key("go_out", action, situation), "go_out", message, action)
 
 
-def _takes(situation: Situation, readings: Readings, memo: dict):
+def _take_choices(situation: Situation):
+    """Each way of taking the pile's top card: ``(top, meld_rank, with_cards, rest)`` for every choice of hand
+    cards shown with it (naturals of its rank and wild cards; with a wild card on top, naturals of any one rank
+    the hand holds), ``rest`` the hand that remains. None where the pile is empty."""
     pile = situation.pile or ()
     if not pile:
-        return [], True
+        return
     top = pile[-1]
     top_kind = kind(top)
     hand = Hand(situation)
     ranks = [top_kind] if top_kind not in WILD else \
         [r for r in RANKS if any(k == r for k, _ in hand.counts)] or [None]
-    out, whole, budget = [], True, MAX_MOVES
     for meld_rank in ranks:
         fitting = [c for c in hand.counts if c[0] in WILD or (meld_rank is not None and c[0] == meld_rank)]
         for split in product(*(range(hand.counts[c] + 1) for c in fitting)):
@@ -343,20 +331,26 @@ def _takes(situation: Situation, readings: Readings, memo: dict):
             if top_kind in WILD and not any(c[0] == meld_rank for c in used):
                 continue
             with_cards, rest = hand.take(used)
-            take = Action("take_pile", with_cards=tuple(with_cards))
-            out.append(_take_move(take, top, meld_rank))
-            budget -= 1
-            if situation.team.melds or not meld_rank:
-                continue
-            spots, found, done = layouts(rest, (), readings, extra_add=meld_rank,
-                                         extra_meld=(top, *with_cards), limit=max(1, budget))
-            whole = whole and done
-            for chosen, _ in found:
-                action = build("take_pile", rest, spots, chosen, with_cards=with_cards)
-                out.append(_take_move(action, top, meld_rank))
-            budget -= len(found)
-            if budget <= 0:
-                return out, False
+            yield top, meld_rank, with_cards, rest
+
+
+def _takes(situation: Situation, readings: Readings, memo: dict):
+    out, whole, budget = [], True, MAX_MOVES
+    for top, meld_rank, with_cards, rest in _take_choices(situation):
+        take = Action("take_pile", with_cards=tuple(with_cards))
+        out.append(_take_move(take, top, meld_rank))
+        budget -= 1
+        if situation.team.melds or not meld_rank:
+            continue
+        spots, found, done = layouts(rest, (), readings, extra_add=meld_rank,
+                                     extra_meld=(top, *with_cards), limit=max(1, budget))
+        whole = whole and done
+        for chosen, _ in found:
+            action = build("take_pile", rest, spots, chosen, with_cards=with_cards)
+            out.append(_take_move(action, top, meld_rank))
+        budget -= len(found)
+        if budget <= 0:
+            return out, False
     return out, whole
 
 
