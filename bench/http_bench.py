@@ -579,11 +579,14 @@ def _proc_cpu_seconds(pid: int) -> float:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    # utime + stime, and cutime + cstime: the CPU of its children that have ended and been waited for (a
+    # worker recycled by max_requests mid-round), which would otherwise vanish from the sum with its process
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 def tree_cpu_seconds(root: int) -> float:
-    """CPU seconds used so far by ``root`` and its live descendants (the gunicorn master and workers)."""
+    """CPU seconds used so far by ``root`` and its descendants (the gunicorn master and workers), the ended
+    workers' included through their parent's count of its waited-for children."""
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
