@@ -9,36 +9,34 @@ meld for the reader ("Meld 1 (9H 9S JK)").
 from __future__ import annotations
 
 from ..model.cards import JOKER, is_black_three, is_red_three, rank
-from .judge import Judge, NotStated
+from .judge import Judge, NotStated, wild_param
 from ..model.messages import Card, Message, Rank
 
 
 def split(judge: Judge, cards) -> tuple[list[str], list[str]]:
     """(naturals, wilds) of a group of cards; may raise NotStated for twos.
 
-    Each wildness parameter is read once per group, at its first card (a second read of the same
-    parameter records nothing new): the same parameters, in the same order, as reading card by card,
-    and most groups (no joker, no two) read none."""
+    Each wildness parameter (:func:`~adjudicator.rules.judge.wild_param`) is read once per group, at
+    its first card (a second read of the same parameter records nothing new): the same parameters, in
+    the same order, as reading card by card, and most groups (no joker, no two) read none."""
     naturals, wilds = [], []
-    jokers = twos = None
+    wild: dict[str, bool] = {}
     for c in cards:
-        if c == JOKER:
-            if jokers is None:
-                jokers = bool(judge.param("wild.jokers"))
-            (wilds if jokers else naturals).append(c)
-        elif c[:-1] == "2":
-            if twos is None:
-                twos = bool(judge.param("wild.twos"))
-            (wilds if twos else naturals).append(c)
-        else:
+        name = wild_param(c)
+        if name is None:
             naturals.append(c)
+            continue
+        is_wild = wild.get(name)
+        if is_wild is None:
+            is_wild = wild[name] = bool(judge.param(name))
+        (wilds if is_wild else naturals).append(c)
     return naturals, wilds
 
 
 def natural_rank(judge: Judge, cards) -> str | None:
     """The one rank of a meld's natural cards (None when they mix ranks or there are none)."""
     naturals, _ = split(judge, cards)
-    ranks = {JOKER if c == JOKER else c[:-1] for c in naturals}
+    ranks = {rank(c) for c in naturals}
     return ranks.pop() if len(ranks) == 1 else None
 
 
@@ -77,7 +75,7 @@ def check_meld(judge: Judge, cards, subject: Message, going_out: bool = False) -
     with judge.rule("meld.same_rank") as check:
         judge.param("meld.min_cards")  # the sentence that defines a meld as cards of one rank
         naturals, wilds = split(judge, cards)
-        ranks = {JOKER if c == JOKER else c[:-1] for c in naturals}
+        ranks = {rank(c) for c in naturals}
         if len(ranks) > 1:
             check.result(False, "meld.mixed_ranks", subject=subject, ranks=tuple(Rank(r) for r in sorted(ranks)))
         elif ranks:

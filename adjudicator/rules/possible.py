@@ -189,7 +189,7 @@ def _band_may_need_canasta(rules: Variant, side: Side) -> bool:
     """Whether the band check can refuse this side: its score's band opens only with a canasta, and no meld
     is long enough to be one (worked out without a judge; a judge words a refusal)."""
     bands, least = rules.params["opening.bands"], rules.params["canasta.min_cards"]
-    if not bands.settled or least.settled and max(map(len, side.melds)) >= least.value:
+    if not bands.settled or least.settled and max(map(len, side.melds), default=0) >= least.value:
         return False  # the usual case: a meld long enough to be a canasta (the band then never refuses)
     return band_for(bands.value, side.score)["canasta_required"]
 
