@@ -182,12 +182,6 @@ def _subject_number(subject, numbers: dict) -> int | None:
     return numbers.setdefault(_comparable(subject), len(numbers))
 
 
-def _subject(finding: Finding):
-    """What a finding is about, when it names it (a meld, an addition), comparable across readings."""
-    subject = finding.message.args.get("subject")
-    return _comparable(subject) if isinstance(subject, Message) else None
-
-
 def _comparable(message: Message):
     """A message as a hashable value: its key and its arguments (card, cards, rank and number arguments)."""
     return (message.key, tuple((name, _comparable(arg) if isinstance(arg, Message) else arg)

@@ -72,7 +72,7 @@ def team_lines(reader: Reader, team: TeamRound) -> tuple[ScoreLine, ...]:
 
 def _finished(reader: Reader, line: _Line) -> ScoreLine:
     names = ordered(line.params)  # sorted once, for the line and its citations
-    citations, house = reader.judge.citations(names)
+    citations, house = reader.sources(names)
     return ScoreLine(line.item, line.count, line.points, names, citations, house)
 
 
