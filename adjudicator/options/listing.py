@@ -179,7 +179,9 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> l
     attempts: dict[str, Action | None] = {}
     after = phase == AFTER_DRAW
     done: set[tuple] = set()
-    for ruled in search_rules(situation, rules, after):
+    chosen = search_readings(situation, rules, after)  # the readings the search tries, and their values
+    readings = [variant for _, variant in chosen]
+    for ruled in readings:
         hand = view(situation, ruled, after)
         for kind in GROUPS[phase]:
             reading = (kind, *(ruled.params[p].value for p in READS[kind]))
@@ -190,8 +192,6 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> l
             merge(slots[kind], found)
             attempts.setdefault(kind, attempt)
     cache: dict[Action, Ruling] = {}
-    chosen = search_readings(situation, rules, after)
-    readings = [variant for _, variant in chosen]
     memo: dict = {"chosen": [dict(values) for values, _ in chosen]}  # the complete walk's layouts, shared by the meld and go-out groups
     out = []
     for kind in GROUPS[phase]:
@@ -285,14 +285,10 @@ def _concealed(ruling: Ruling) -> bool | None:
     return None
 
 
-def search_rules(situation: Situation, rules: Variant, after_draw: bool) -> list[Variant]:
-    """``rules`` under each reading of the open points the search's choices depend on here (at most
-    :data:`~adjudicator.rules.readings.MAX_POINTS` of them); just ``rules`` when none is open."""
-    return [variant for _, variant in search_readings(situation, rules, after_draw)]
-
-
 def search_readings(situation: Situation, rules: Variant, after_draw: bool) -> list[tuple[tuple, Variant]]:
-    """:func:`search_rules` with the values each reading gives its points: ``((point, value), ...)``."""
+    """``rules`` under each reading of the open points the search's choices depend on here (at most
+    :data:`~adjudicator.rules.readings.MAX_POINTS` of them), with the values the reading gives its points
+    (``((point, value), ...)``); just ``((), rules)`` when none is open."""
     points = [p for p in SEARCH_POINTS if _matters(p, situation, after_draw) and readings_for(rules, p)]
     points = points[:MAX_POINTS]
     if not points:
