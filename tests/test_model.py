@@ -189,3 +189,22 @@ def test_a_possible_table_has_no_problems():
     assert table_problems(_table("7H"), VARIANTS["sv-classic"], Action("discard", discard="5C")) == ()
     assert [i.pointer for i in table_problems(_table("7H"), VARIANTS["sv-classic"],
                                               Action("discard", discard="AS"))] == ["/action/card"]
+
+
+def test_the_engines_fast_constructors_make_what_the_dataclasses_make():
+    """``finding()`` and ``ruling()`` set each field directly (the engine's hot path); they must set every field
+    the dataclasses have, so a field added to Finding or Ruling without them fails here, not in a ruling."""
+    from dataclasses import fields
+
+    from adjudicator.model.findings import Finding, Ruling, finding, ruling
+    from adjudicator.model.messages import Message, message, msg
+
+    assert message("k", {"a": 1}) == Message("k", {"a": 1}) == msg("k", a=1)
+    args = ("meld.same_rank", True, msg("k"), ("p",), ("c",), ("h",), ("o",), ("m",))
+    made, slow = finding(*args), Finding(*args)
+    assert made == slow and all(getattr(made, f.name) == getattr(slow, f.name) for f in fields(Finding))
+    names = [f.name for f in fields(Ruling)]
+    values = {name: (name,) for name in names} | {"skipped": {"r": ("p",)}, "variant_ref": "ref"}
+    made, slow = ruling(**values), Ruling(**values)
+    assert made == slow and all(getattr(made, name) == getattr(slow, name) for name in names)
+    assert set(vars(made)) == set(names)
