@@ -127,6 +127,7 @@ def rule_go_out(judge: Judge, situation: Situation, action: Action) -> None:
 def rule_discard(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
     card = action.discard
+    assert card is not None, "a discard names its card (the parser refuses one that does not)"
     if is_red_three(card):
         with judge.rule("red_three.never_melded") as check:
             judge.param("red_three.laid_out")

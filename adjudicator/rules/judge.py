@@ -16,6 +16,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..model.cards import JOKER, RANKS, is_red_three
+from ..model.citations import Citation
+from ..model.enums import Verdict
 from ..model.findings import (ILLEGAL, LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Interpretation, Ruling, finding,
                               ruling)
 from ..model.messages import Fact, Message, Param, message
@@ -23,7 +25,7 @@ from ..model.rule_ids import RULES
 from ..model.situation import MissingFact
 from ..variants import Variant
 
-NO_TAGS = frozenset()
+NO_TAGS: frozenset[str] = frozenset()
 
 # rank (or "JK") -> the parameter holding its card value
 VALUE_PARAM = {r: f"card_value.{r}" for r in RANKS} | {JOKER: "card_value.joker"}
@@ -65,7 +67,8 @@ class Check:
     def __init__(self, judge: "Judge", rule_id: str):
         self.judge = judge
         self.id = rule_id
-        self.outer = self.passed = None
+        self.outer: Check | None = None
+        self.passed: bool | None = None
         self.params: list[str] = []
         self.message: Message | None = None  # set by result(): the check decided
         self.deciding: tuple[str, ...] = ()  # parameters whose words decide this check, quoted first
@@ -86,7 +89,8 @@ class Check:
     def __exit__(self, kind, error, tb) -> bool:
         judge = self.judge
         judge._current = self.outer
-        open_on = missing = ()
+        open_on: tuple[str, ...] = ()
+        missing: tuple[str, ...] = ()
         if error is not None:
             if isinstance(error, MissingFact):
                 if error.pointer not in judge.missing:
@@ -100,8 +104,9 @@ class Check:
                 self.result(None, "check.not_stated", variant=judge.rules.ref, parameter=Param(error.name))
             else:
                 return False
-        if self.message is not None:
-            judge._record(self, open_on, missing)
+        message = self.message
+        if message is not None:
+            judge._record(self, message, open_on, missing)
         elif self.params:
             judge.skipped.setdefault(self.id, tuple(self.params))
         return True
@@ -151,6 +156,7 @@ class Judge:
     def decide(self, *names: str) -> None:
         """Say that these parameters' words decide the running check: its citations quote them first."""
         current = self._current
+        assert current is not None, "decide() names what decides a running check"
         for name in names:
             if name not in current.params:
                 current.params.append(name)
@@ -160,11 +166,13 @@ class Judge:
         """Name the case at hand (``band:6000``, ``freezer:joker``, ``wild_in_pair``): sentences about it are
         quoted first, sentences about another case of the same kind are left out."""
         current = self._current
+        assert current is not None, "case() names the case of a running check"
         current.tags = current.tags | frozenset(tags)
 
     def rests_on(self, name: str, *tags: str) -> None:
         """Cite a parameter already read (outside this check) as one the running check rests on."""
         current = self._current
+        assert current is not None, "rests_on() cites a parameter for a running check"
         if name not in current.params:
             current.params.append(name)
         if tags:
@@ -213,7 +221,7 @@ class Judge:
         """A consequence of the action (what the player must do next, what it changes)."""
         self.consequences.append(Message(key, args))
 
-    def _record(self, check: Check, open_on: tuple, missing: tuple) -> None:
+    def _record(self, check: Check, message: Message, open_on: tuple, missing: tuple) -> None:
         names = tuple(check.params) or RULES[check.id]
         key = (check.id, names, check.deciding, check.tags, self.players)
         cache = self.rules.cite_cache
@@ -228,7 +236,7 @@ class Judge:
         for name in unread:  # the catalogue's parameters of a check that read none: their interpretations too
             self._interpret(name)
         passed = check.passed
-        self.findings.append(finding(check.id, passed, check.message, names, citations, house, open_on, missing))
+        self.findings.append(finding(check.id, passed, message, names, citations, house, open_on, missing))
         if passed is not True:
             if passed is False:
                 self._failed += 1
@@ -254,7 +262,7 @@ class Judge:
         return hit
 
     # --- result ------------------------------------------------------------------------------
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         if self._failed:
             return ILLEGAL
         if self._open or not self.findings:
@@ -275,7 +283,8 @@ def cited(rules: Variant, names, context: frozenset = frozenset()) -> tuple[tupl
     Within each parameter, the sentences whose tags name the case in ``context``
     come first; those about another case of the same kind are left out.
     """
-    citations, house = [], []
+    citations: list[Citation] = []
+    house: list[HouseRuleUsed] = []
     for name in names:
         entry = rules.params[name]
         if entry.house_rule:

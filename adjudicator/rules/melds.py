@@ -19,7 +19,8 @@ def split(judge: Judge, cards) -> tuple[list[str], list[str]]:
     Each wildness parameter (:func:`~adjudicator.rules.judge.wild_param`) is read once per group, at
     its first card (a second read of the same parameter records nothing new): the same parameters, in
     the same order, as reading card by card, and most groups (no joker, no two) read none."""
-    naturals, wilds = [], []
+    naturals: list[str] = []
+    wilds: list[str] = []
     wild: dict[str, bool] = {}
     for c in cards:
         name = wild_param(c)
@@ -71,7 +72,8 @@ def check_meld(judge: Judge, cards, subject: Message, going_out: bool = False) -
             return
         _check_black_threes(judge, cards, subject, going_out)  # threes, none of them red
         return
-    naturals = wilds = None
+    naturals: list[str] | None = None
+    wilds: list[str] = []
     with judge.rule("meld.same_rank") as check:
         judge.param("meld.min_cards")  # the sentence that defines a meld as cards of one rank
         naturals, wilds = split(judge, cards)

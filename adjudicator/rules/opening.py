@@ -56,9 +56,10 @@ def team_requirement(situation: Situation, rules: Variant) -> Requirement | None
     The one answer the listing reports and the option search plans for (a ruling reads the same band through
     :func:`requirement` and says what is missing instead).
     """
-    if situation.team.melds != () or situation.team.score is None:
+    score = situation.team.score
+    if situation.team.melds != () or score is None:
         return None
-    return answer(rules, lambda judge: requirement(judge, situation.team.score))
+    return answer(rules, lambda judge: requirement(judge, score))
 
 
 def opening_value(judge: Judge, groups) -> tuple[int, bool]:

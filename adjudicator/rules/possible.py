@@ -40,6 +40,7 @@ from ..model.situation import Side, Situation
 from ..variants import Variant
 
 SIDES = (("team", "subject.our_meld"), ("opponents", "subject.their_meld"))
+_NOT_WORKED_OUT = object()  # a cache entry not made yet (None is an answer: no deal to go by)
 MAX_KNOWN_MELDS = 4096  # melds a variant remembers as possible (cleared when full: a client may send many)
 
 
@@ -62,12 +63,13 @@ def situation_issues(rules: Variant, sit: Situation) -> list[Issue]:
     """The faults of the table, each an issue at its field quoting the rule that rules it out."""
     issues: list[Issue] = []
     base = sit.base
-    if sit.stock_count is not None and not _stock_fits(rules, sit):
-        _check(rules, sit, f"{base}/stock_count", issues, lambda judge: _stock(judge, sit))
+    count = sit.stock_count
+    if count is not None and not _stock_fits(rules, sit, count):
+        _check(rules, sit, f"{base}/stock_count", issues, lambda judge: _stock(judge, sit, count))
     for name, subject in SIDES:
         side: Side = getattr(sit, name)
         if side.melds:
-            _check_melds(rules, sit, side, f"{base}/{name}", subject, issues)
+            _check_melds(rules, sit, side.melds, side.score, f"{base}/{name}", subject, issues)
     if sit.partner_answer is not None and sit.players is not None and _alone(rules, sit.players):
         _check(rules, sit, f"{base}/turn/partner_answer", issues, lambda judge: _no_partner(judge, sit.players))
     if sit.drew == "pile" and sit.pile:
@@ -120,24 +122,23 @@ def _shown(sit: Situation) -> int:
     return hand + len(sit.pile or ()) + melds + (sit.team.red_threes or 0) + (sit.opponents.red_threes or 0)
 
 
-def _stock_fits(rules: Variant, sit: Situation) -> bool:
+def _stock_fits(rules: Variant, sit: Situation, count: int) -> bool:
     """The usual case, worked out without a judge: the stock fits the deal and the table (a judge words the
     rest; a deal the text leaves open is never refused)."""
     entry = rules.params["deal.cards"]
     if not entry.settled:
         return True
     key = ("least_dealt", sit.players)  # per variant (and house rules: their copy has its own cache)
-    least = rules.cite_cache.get(key, key)
-    if least is key:
+    least = rules.cite_cache.get(key, _NOT_WORKED_OUT)
+    if least is _NOT_WORKED_OUT:
         counts = [sit.players] if sit.players is not None else rules.value("players.supported")
         dealt = [p * deal[p] for deal in _deals(rules, entry.value) for p in counts if p in deal]
         least = rules.cite_cache[key] = min(dealt) if dealt else None
     size = rules.deck_size
-    return least is None or sit.stock_count <= min(size - least - 1, size - _shown(sit))
+    return least is None or count <= min(size - least - 1, size - _shown(sit))
 
 
-def _stock(judge: Judge, sit: Situation) -> None:
-    count = sit.stock_count
+def _stock(judge: Judge, sit: Situation, count: int) -> None:
     with judge.rule("deal.stock") as check:
         judge.param("deck.decks")
         judge.param("deck.jokers")
@@ -158,13 +159,13 @@ def _stock(judge: Judge, sit: Situation) -> None:
 
 # --- the melds on the table --------------------------------------------------------------------
 
-def _check_melds(rules: Variant, sit: Situation, side: Side, at: str, subject_key: str,
-                 issues: list[Issue]) -> None:
+def _check_melds(rules: Variant, sit: Situation, melds: tuple[tuple[str, ...], ...], score: int | None, at: str,
+                 subject_key: str, issues: list[Issue]) -> None:
     clean = True
     known = rules.cite_cache.setdefault("possible_melds", {})  # melds found possible, per variant
     if len(known) > MAX_KNOWN_MELDS:
         known.clear()
-    for j, meld in enumerate(side.melds):
+    for j, meld in enumerate(melds):
         if meld in known:
             continue
         judge = Judge(rules, sit.players)
@@ -177,26 +178,26 @@ def _check_melds(rules: Variant, sit: Situation, side: Side, at: str, subject_ke
             known[meld] = True
     if not clean:
         return
-    if len(side.melds) > 1:
-        ranks = [sure_rank(m) for m in side.melds]
+    if len(melds) > 1:
+        ranks = [sure_rank(m) for m in melds]
         if None in ranks or len(set(ranks)) < len(ranks):  # else no two melds can share a rank
-            _check(rules, sit, f"{at}/melds", issues, lambda judge: _one_per_rank(judge, side, subject_key))
-    if side.score is not None and side.score >= 0 and _band_may_need_canasta(rules, side):
-        _check(rules, sit, f"{at}/melds", issues, lambda judge: _band_canasta(judge, side, subject_key))
+            _check(rules, sit, f"{at}/melds", issues, lambda judge: _one_per_rank(judge, melds, subject_key))
+    if score is not None and score >= 0 and _band_may_need_canasta(rules, melds, score):
+        _check(rules, sit, f"{at}/melds", issues, lambda judge: _band_canasta(judge, melds, score, subject_key))
 
 
-def _band_may_need_canasta(rules: Variant, side: Side) -> bool:
+def _band_may_need_canasta(rules: Variant, melds: tuple[tuple[str, ...], ...], score: int) -> bool:
     """Whether the band check can refuse this side: its score's band opens only with a canasta, and no meld
     is long enough to be one (worked out without a judge; a judge words a refusal)."""
     bands, least = rules.params["opening.bands"], rules.params["canasta.min_cards"]
-    if not bands.settled or least.settled and max(map(len, side.melds), default=0) >= least.value:
+    if not bands.settled or least.settled and max(map(len, melds), default=0) >= least.value:
         return False  # the usual case: a meld long enough to be a canasta (the band then never refuses)
-    return band_for(bands.value, side.score)["canasta_required"]
+    return band_for(bands.value, score)["canasta_required"]
 
 
-def _one_per_rank(judge: Judge, side: Side, subject_key: str) -> None:
+def _one_per_rank(judge: Judge, melds: tuple[tuple[str, ...], ...], subject_key: str) -> None:
     first: dict[str, int] = {}
-    for j, meld in enumerate(side.melds):
+    for j, meld in enumerate(melds):
         meld_rank = natural_rank(judge, meld)
         if meld_rank is None or is_black_three(meld[0]):
             continue
@@ -209,8 +210,8 @@ def _one_per_rank(judge: Judge, side: Side, subject_key: str) -> None:
                              first=first[meld_rank] + 1, second=j + 1)
 
 
-def _band_canasta(judge: Judge, side: Side, subject_key: str) -> None:
-    band_canasta(judge, side.score, True, canastas(judge, side.melds), _whose(subject_key))
+def _band_canasta(judge: Judge, melds: tuple[tuple[str, ...], ...], score: int, subject_key: str) -> None:
+    band_canasta(judge, score, True, canastas(judge, melds), _whose(subject_key))
 
 
 def band_canasta(judge: Judge, score: int, melded: bool, canasta_count: int, whose) -> None:

@@ -66,7 +66,7 @@ def decide_across(run: Callable[[Variant], Ruling], rules: Variant) -> Ruling:
             # the document's own reading of a two-way text is the ruling already made
             as_written = all(rules.params[p].status != "not_stated" and rules.params[p].value == v for p, v in chosen)
             runs.append((chosen, first if as_written else run(read)))
-        more = []
+        more: list[str] = []
         for _, ruling in runs:
             more += _open_points(ruling, rules, points + more)
         if not more or len(points) >= MAX_POINTS:

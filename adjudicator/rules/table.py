@@ -50,7 +50,7 @@ class Table:
         judge = self.judge
         meld_rank = meld_rank_or_open(judge, cards)  # None where twos are open: check_meld says so
         target = self.find(meld_rank) if meld_rank and not is_black_three(cards[0] if cards else JOKER) else None
-        if target is not None:
+        if target is not None and meld_rank is not None:
             with judge.rule("meld.one_per_rank") as check:
                 one = judge.param("meld.one_per_rank")
                 check.result(not one, "meld.add_instead" if one else "meld.second_allowed", subject=subject,

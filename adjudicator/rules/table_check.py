@@ -16,6 +16,7 @@ from typing import Callable, Iterable
 
 from ..model import cards as card_codes
 from ..model.actions import Action
+from ..model.enums import ActionType
 from ..model.errors import ImpossibleInput, Issue, issue
 from ..model.messages import Card, Word
 from ..model.situation import Situation
@@ -26,7 +27,7 @@ from .possible import check_situation
 def table_problems(situation: Situation, rules: Variant, action: Action | None = None) -> tuple[Issue, ...]:
     """What makes the table (and ``action``, if given) impossible under ``rules``; empty when nothing does."""
     try:
-        check_table(rules, situation, action or Action("draw"))  # a draw takes no card: the table's own facts
+        check_table(rules, situation, action or Action(ActionType.DRAW))  # a draw takes no card: the table's own facts
     except ImpossibleInput as e:
         return e.issues
     return ()
@@ -46,7 +47,8 @@ def deck_issues(rules: Variant, shown: list[str], locate: Callable[[], Iterable[
     if _fits(shown, decks, jokers) and laid + shown.count("3H") + shown.count("3D") <= red_limit:
         return []
     counts = Counter(shown)
-    issues, seen = [], Counter()
+    issues: list[Issue] = []
+    seen: Counter[str] = Counter()
     for card, at in locate():
         seen[card] += 1
         limit = jokers if card == card_codes.JOKER else decks
