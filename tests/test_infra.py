@@ -164,12 +164,18 @@ def test_requirements_are_all_pinned_with_hashes():
 
 def test_requirements_are_compiled_from_their_inputs():
     """requirements*.txt are pip-compile's output of requirements*.in, not edited by hand."""
-    for source, compiled in (("requirements.in", "requirements.txt"), ("requirements-dev.in", "requirements-dev.txt")):
+    for source, compiled in (("requirements.in", "requirements.txt"), ("requirements-dev.in", "requirements-dev.txt"),
+                             ("requirements-compile.in", "requirements-compile.txt")):
         pins = _pins(compiled)
         for package, version in _inputs(source).items():
             assert pins.get(package, ("missing",))[0] == version, f"{compiled}: {package} differs from {source}"
         assert "pip-compile" in (ROOT / compiled).read_text()
     assert "-r requirements.in" in (ROOT / "requirements-dev.in").read_text()
+    # the suite compiles the engine with the very compiler the image's builder stage installs
+    assert "-r requirements-compile.in" in (ROOT / "requirements-dev.in").read_text()
+    dev = _pins("requirements-dev.txt")
+    for package, pin in _pins("requirements-compile.txt").items():
+        assert dev.get(package) == pin, f"the test set installs {package} as the image's builder does"
 
 
 def readme_commands() -> list[str]:
@@ -261,3 +267,24 @@ def test_dockerfile_warms_bytecode_and_the_variant_cache_before_dropping_root():
     warm = [i for i, (w, args) in enumerate(dockerfile_instructions())
             if w == "RUN" and "compileall" in args and 'import app' in args and "mkdir -m 0755" in args]
     assert warm and warm[-1] < last_user
+
+
+def test_the_image_runs_the_engine_its_builder_stage_compiled():
+    """The engine's C build (scripts/compile-engine) is made on the service's own base with the pinned, hashed
+    compiler; the image takes only the extension modules, and its build fails unless its engine imports
+    compiled. No compiled module comes from the build context."""
+    froms = only("FROM")
+    builder = [f for f in froms if f.endswith(" AS engine-compiled")]
+    assert builder and builder[0].split()[0] == froms[-1].split()[0], "the same base: the modules fit its Python"
+    runs = only("RUN")
+    assert any("--require-hashes -r requirements-compile.txt" in r for r in runs)
+    assert any("scripts/compile-engine /build" in r for r in runs)
+    copies = only("COPY")
+    assert any(c.startswith("--from=engine-compiled") and "adjudicator/rules/*.so" in c for c in copies)
+    words = [w for w, _ in dockerfile_instructions()]
+    checked = [i for i, (w, args) in enumerate(dockerfile_instructions())
+               if w == "RUN" and "scripts/compile-engine /app --check" in args]
+    assert checked and checked[-1] < max(i for i, w in enumerate(words) if w == "USER")
+    ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+               if line.strip() and not line.startswith("#")}
+    assert "**/*.so" in ignored

@@ -1,0 +1,71 @@
+"""The engine the Docker image runs: ``adjudicator/rules`` compiled to C by mypyc (scripts/compile-engine).
+
+Compiled code enforces the annotations at run time (a value of another type is a ``TypeError``, a 500
+to a client), so the compiled engine is a build of its own and is tested as one: the suite runs again
+in a copy of the project whose engine imports compiled. Left out of that second run: the browser
+tests (the page's offline engine is the pure-Python package under Pyodide, and its online answers come
+from the same service code tested here), the fresh installs (they build new environments from the
+requirement files, not from this copy) and this file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOT_AGAIN = ("tests/e2e", "tests/test_fresh_install.py", "tests/test_compiled_engine.py")
+# what the copy leaves behind: the checkout's history, environments, caches and any stray build
+LEFT_OUT = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.so", ".pytest_cache", ".hypothesis",
+                                  "artifacts", "node_modules")
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory) -> Path:
+    """A copy of the project with its engine compiled, as the image's builder stage makes it."""
+    root = tmp_path_factory.mktemp("compiled") / "app"
+    shutil.copytree(ROOT, root, ignore=LEFT_OUT)
+    made = subprocess.run([sys.executable, "scripts/compile-engine", str(root)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert made.returncode == 0, made.stdout + made.stderr
+    return root
+
+
+def test_a_git_checkout_is_never_compiled_in_place():
+    """A compiled module left in a checkout would shadow the source someone edits next."""
+    refused = subprocess.run([sys.executable, "scripts/compile-engine", str(ROOT)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=60)
+    assert refused.returncode != 0 and "git checkout" in refused.stderr
+    assert not list((ROOT / "adjudicator" / "rules").glob("*.so"))
+
+
+def test_every_engine_module_runs_compiled(compiled):
+    modules = sorted(p.stem for p in (compiled / "adjudicator" / "rules").glob("*.py") if p.name != "__init__.py")
+    assert {"engine", "judge", "readings", "table_check"} <= set(modules)
+    for name in modules:
+        assert list((compiled / "adjudicator" / "rules").glob(f"{name}.*.so")), f"{name} was not compiled"
+    probe = ("import importlib, json; print(json.dumps({n: importlib.import_module('adjudicator.rules.' + n).__file__"
+             f" for n in {modules!r}}}))")
+    ran = subprocess.run([sys.executable, "-c", probe], cwd=compiled, capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert all(path.endswith(".so") for path in json.loads(ran.stdout).values()), ran.stdout
+    # and --check says so, as the image's last build step asks it
+    checked = subprocess.run([sys.executable, "scripts/compile-engine", str(compiled), "--check"], cwd=ROOT,
+                             capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_the_suite_passes_against_the_compiled_engine(compiled):
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
+               *(f"--ignore={path}" for path in NOT_AGAIN)]
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    ran = subprocess.run(command, cwd=compiled, capture_output=True, text=True, timeout=1800, env=env)
+    tail = "\n".join(ran.stdout.splitlines()[-40:])
+    assert ran.returncode == 0, tail
+    assert " passed" in tail and " failed" not in tail, tail
