@@ -63,6 +63,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 VENV_BIN = ROOT / ".venv" / "bin"
+# Where the servers and the start-up runs import the project from: this checkout, or with --engine compiled a
+# copy of it whose engine is compiled (scripts/compile-engine), as the Docker image runs it.
+SERVED = {"root": ROOT, "engine": "python"}
+ENGINE_WORDS = {"python": "the Python sources, as the README's serve command runs them",
+                "compiled": "compiled by mypyc (`scripts/compile-engine`), as the Docker image runs it"}
 
 TARGETS = {  # endpoint -> minimum floor ratio: floor CPU per request / the endpoint's (issue 23)
     "POST /v1/adjudicate": 0.60,
@@ -366,7 +371,7 @@ class Server:
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
         log = open(self.log_path, "wb")  # noqa: SIM115 -- closed with the process
         t0 = time.perf_counter()
-        self.proc = subprocess.Popen(self.cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        self.proc = subprocess.Popen(self.cmd, cwd=SERVED["root"], env=env, stdout=log, stderr=subprocess.STDOUT,
                                      start_new_session=True)
         log.close()
         deadline = t0 + 60
@@ -542,13 +547,22 @@ def run_python(url: str, work: dict, connections: int, duration: float, max_requ
 # Start-up
 
 
+def compiled_copy(into: Path) -> Path:
+    """A copy of this checkout in ``into`` with its engine compiled (``--engine compiled``)."""
+    root = into / "app"
+    shutil.copytree(ROOT, root, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.so", ".pytest_cache",
+                                                               ".hypothesis", "artifacts", "node_modules"))
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "compile-engine"), str(root)], check=True)
+    return root
+
+
 def startup_times(runs: int) -> list[float]:
     code = "import time; t = time.perf_counter(); import app; print(time.perf_counter() - t)"
     python = str(VENV_BIN / "python") if (VENV_BIN / "python").exists() else sys.executable
     times = []
     for _ in range(runs):
         for attempt in (1, 2):  # once more: on a crowded machine a start can fail for reasons of its own
-            out = subprocess.run([python, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+            out = subprocess.run([python, "-c", code], cwd=SERVED["root"], capture_output=True, text=True, timeout=60,
                                  env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
             if out.returncode == 0:
                 times.append(float(out.stdout.strip().splitlines()[-1]))
@@ -896,6 +910,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, help="override the config's threads (gthread)")
     parser.add_argument("--keepalive", type=int, help="override the config's keepalive (seconds)")
     parser.add_argument("--startup-runs", type=int, default=7)
+    parser.add_argument("--engine", choices=("python", "compiled"), default="python",
+                        help="serve the engine as Python sources (the README's serve command) or compiled by "
+                             "scripts/compile-engine, in a copy of the checkout (the Docker image)")
     parser.add_argument("--quiet-wait", type=float, default=20.0,
                         help="before each run, wait up to this many seconds for other programs to go quiet")
     parser.add_argument("--quiet-threshold", type=float, default=0.25,
@@ -932,6 +949,11 @@ def main(argv: list[str] | None = None) -> int:
     command = " ".join(["python", "bench/http_bench.py", *(argv if argv is not None else sys.argv[1:])])
     when = f"{dt.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}"
 
+    if args.in_process and args.engine != "python":
+        parser.error("--in-process measures this checkout's engine as Python; --engine compiled serves a copy")
+    if args.engine == "compiled":
+        SERVED.update(root=compiled_copy(Path(tempfile.mkdtemp(prefix="http_bench-engine-"))), engine="compiled")
+        print(f"engine: {ENGINE_WORDS['compiled']}, in {SERVED['root']}")
     if args.in_process:
         sys.path.insert(0, str(ROOT))
         results = in_process(workloads, args.slice, max(args.repeat, 3))
@@ -979,13 +1001,16 @@ def main(argv: list[str] | None = None) -> int:
     missed = missed_targets(results, median)
     server_cmd = " ".join(run["server_cmd"]).replace(str(ROOT) + "/", "")
     floor_cmd = " ".join(run["floor_cmd"]).replace(str(ROOT) + "/", "")
+    if SERVED["root"] != ROOT:
+        shutil.rmtree(SERVED["root"].parent, ignore_errors=True)  # the compiled copy: its runs are done
     foreign = statistics.median(r["foreign_cores"] for r in results.values())
     client_cores = statistics.median(r["client_cores"] for r in results.values())
     report = [
         f"## HTTP benchmark ({when})",
         "",
         f"- Command: `{command}`",
-        f"- Server: `{server_cmd}` (everything else from `gunicorn.conf.py`; access log on, to a file)",
+        f"- Server: `{server_cmd}` (everything else from `gunicorn.conf.py`; access log on, to a file); "
+        f"the engine {ENGINE_WORDS[SERVED['engine']]}",
         f"- Floor, in the same run: `{floor_cmd}` -- bare Flask (`floor_app` in `bench/http_bench.py`), "
         "the same config and worker class",
         f"- Machine: {machine()}",
