@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import runpy
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# the packages scripts/compile-engine compiles, as it lists them
+COMPILED = runpy.run_path(str(ROOT / "scripts" / "compile-engine"))["COMPILED_PACKAGES"]
 NOT_AGAIN = ("tests/e2e", "tests/test_fresh_install.py", "tests/test_compiled_engine.py")
 # what the copy leaves behind: the checkout's history, environments, caches and any stray build
 LEFT_OUT = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.so", ".pytest_cache", ".hypothesis",
@@ -46,11 +49,14 @@ def test_a_git_checkout_is_never_compiled_in_place():
 
 
 def test_every_engine_module_runs_compiled(compiled):
-    modules = sorted(p.stem for p in (compiled / "adjudicator" / "rules").glob("*.py") if p.name != "__init__.py")
-    assert {"engine", "judge", "readings", "table_check"} <= set(modules)
+    modules = sorted(".".join(p.relative_to(compiled).with_suffix("").parts)
+                     for package in COMPILED for p in (compiled / package).glob("*.py")
+                     if p.name != "__init__.py")
+    assert {"adjudicator.rules.engine", "adjudicator.rules.judge", "adjudicator.words.render"} <= set(modules)
     for name in modules:
-        assert list((compiled / "adjudicator" / "rules").glob(f"{name}.*.so")), f"{name} was not compiled"
-    probe = ("import importlib, json; print(json.dumps({n: importlib.import_module('adjudicator.rules.' + n).__file__"
+        path = compiled.joinpath(*name.split("."))
+        assert list(path.parent.glob(f"{path.name}.*.so")), f"{name} was not compiled"
+    probe = ("import importlib, json; print(json.dumps({n: importlib.import_module(n).__file__"
              f" for n in {modules!r}}}))")
     ran = subprocess.run([sys.executable, "-c", probe], cwd=compiled, capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr

@@ -579,4 +579,6 @@ def plain_english(message: Message) -> str:
         if isinstance(arg, Items):
             return arg.joiner.join(plain(a) for a in arg.items)
         return str(arg.value) if isinstance(arg, Word) else str(arg)
-    return ENGLISH[message.key].format_map({k: plain(v) for k, v in message.args.items()})
+    text = ENGLISH[message.key]
+    assert isinstance(text, str), f"{message.key}: a start-up error's text has no plural forms"
+    return text.format_map({k: plain(v) for k, v in message.args.items()})
