@@ -8,8 +8,9 @@ WORKDIR /engine
 COPY phone_engine/package.json phone_engine/package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
 
-# The rules engine (adjudicator/rules) compiled to C by mypyc: the same source, about 1.6 times as fast
-# (BENCHMARKS.md). Built on the very base the service runs on, so the extension modules fit its Python; the
+# The engine (adjudicator/rules, words, input) and the JSON of its answers (web_api/serialize.py) compiled to
+# C by mypyc (scripts/compile-engine lists them): the same source, about 1.6 times as fast (BENCHMARKS.md).
+# requirements-compile.txt holds the compiler and, at the service's pins, what the compiled modules import. Built on the very base the service runs on, so the extension modules fit its Python; the
 # compiler and gcc stay in this stage. tests/test_compiled_engine.py runs the suite against the same build.
 FROM python:3.11.17-slim-bookworm@sha256:0a310eeecf4e1f5a0743f9a6520c90c88d089c903ca5fd283f501e3a805f5f89 AS engine-compiled
 RUN apt-get update \
@@ -19,6 +20,7 @@ WORKDIR /build
 COPY requirements-compile.txt ./
 RUN pip install --no-cache-dir --require-hashes -r requirements-compile.txt
 COPY adjudicator adjudicator
+COPY web_api web_api
 COPY scripts/compile-engine scripts/compile-engine
 RUN python scripts/compile-engine /build
 
@@ -46,6 +48,9 @@ RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
 # The compiled engine beside its sources (Python imports an extension module before the .py of its name).
 COPY --from=engine-compiled /build/adjudicator/rules/*.so adjudicator/rules/
+COPY --from=engine-compiled /build/adjudicator/words/*.so adjudicator/words/
+COPY --from=engine-compiled /build/adjudicator/input/*.so adjudicator/input/
+COPY --from=engine-compiled /build/web_api/*.so web_api/
 COPY --from=engine-compiled /build/*__mypyc*.so ./
 
 # The engine the page keeps for play without signal (scripts/install-engine-runtime does the same outside

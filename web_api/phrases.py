@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from adjudicator.words.catalogue import register
 
-PHRASES: dict[str, str] = {
+PHRASES: dict[str, str | tuple[str, str]] = {
     # titles, by problem type
     "title.validation-failed": "The request does not fit the form",
     "title.impossible-input": "This cannot happen under these rules",

@@ -16,6 +16,7 @@ programs that show their own texts or none. The default answer keeps every word.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from typing import Any, Iterator
 from contextvars import ContextVar
 
 from adjudicator.compare.comparison import Comparison, RuleDifference, ScoreDifference, VariantResult
@@ -65,7 +66,7 @@ def citation(c: Citation) -> dict:
 
 
 @contextmanager
-def citation_table():
+def citation_table() -> Iterator[dict[str, dict]]:
     """Within it, :func:`citation` gives references and collects each citation once in the yielded dict.
 
     For the comparisons, whose variants' rulings quote the same sentences many times over.
@@ -198,7 +199,7 @@ def house_rule(h: HouseRuleUsed) -> dict:
 
 def finding(f: Finding, lang: str, words: bool = True) -> dict:
     explanation, code = said_and_code(f.message, lang if words else None)
-    out = {"rule": f.rule, "passed": f.passed}
+    out: dict[str, Any] = {"rule": f.rule, "passed": f.passed}
     if words:
         out["explanation"] = explanation
     out.update({"parameters": list(f.parameters), "citations": citations(f.citations), "message": code})
@@ -276,7 +277,7 @@ def ruling_summary(r: Ruling, lang: str) -> str:
 
 def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
     """A ruling as JSON; ``words=False`` leaves out every sentence (the keys, rule ids and citations stay)."""
-    out = {"variant": r.variant, "verdict": r.verdict}
+    out: dict[str, Any] = {"variant": r.variant, "verdict": r.verdict}
     if words:
         out["summary"] = ruling_summary(r, lang)
     out["reasons"] = [finding(f, lang, words) for f in r.findings]
@@ -287,7 +288,7 @@ def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
         out["consequences"] = [said(m, lang) for m in r.consequences]
     else:
         out["consequence_messages"] = [said_and_code(m, None)[1] for m in r.consequences]
-    out["deciding"] = citations(dict.fromkeys(f.citations[0] for f in r.deciding() if f.citations))
+    out["deciding"] = citations(tuple(dict.fromkeys(f.citations[0] for f in r.deciding() if f.citations)))
     if r.readings:
         out["readings"] = [
             {"values": {p: jsonable(v) for p, v in reading.values}, "verdict": reading.verdict,
@@ -345,6 +346,7 @@ def score_line(line: ScoreLine, lang: str) -> dict:
 def next_opening(o: NextOpening, lang: str) -> dict:
     out: dict = {"points": o.points, "canasta_required": o.canasta_required}
     if o.undetermined:
+        assert o.open_point is not None, "an undetermined opening says which point is open"
         out["undetermined"] = True
         out["note"] = said(o.open_point, lang)
         out["text"] = words_for("opening.next_unknown", lang)
@@ -520,6 +522,7 @@ def _result(r: VariantResult, lang: str, problem_type, words: bool = True) -> di
         return {"variant": r.variant, "options": options(r.options, lang)}
     if r.score is not None:
         return {"variant": r.variant, "score": score(r.score, lang)}
+    assert r.problem is not None, "a variant's result is a ruling, options, a score or a problem"
     return {"variant": r.variant, "problem": item_problem(r.problem, lang, problem_type)}
 
 
@@ -530,7 +533,7 @@ def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug, words: 
     if c.kind == "options":
         return options_comparison(c, lang, problem_type)
     groups = [{"verdict": g.verdict, "variants": list(g.variants)} if g.verdict is not None else
-              {"totals": dict(g.totals), "variants": list(g.variants)} for g in c.groups]
+              {"totals": dict(g.totals or {}), "variants": list(g.variants)} for g in c.groups]
     diff = rule_difference if c.kind == "ruling" else score_difference
     return {"kind": c.kind, "variants": list(c.variants),
             "results": [_result(r, lang, problem_type, words) for r in c.results],
@@ -627,6 +630,6 @@ def options_comparison(c: Comparison, lang: str, problem_type=lambda slug: slug)
     """A comparison of the options open in one situation under several variants."""
     return {"kind": c.kind, "variants": list(c.variants), "results": [_result(r, lang, problem_type) for r in c.results],
             "agree": c.agree,
-            "groups": [{"options": list(g.options), "variants": list(g.variants)} for g in c.groups],
+            "groups": [{"options": list(g.options or ()), "variants": list(g.variants)} for g in c.groups],
             "differences": [option_difference(d, lang) for d in c.differences]}
 

@@ -47,7 +47,7 @@ def _schema(schema: Schema) -> Check:
     def check(value: Any) -> Any:
         if type(value) is not dict or not known.issuperset(value):
             return NOT_SURE
-        out = {}
+        out: dict[str, Any] = {}
         for key, attribute, required, allow_none, field in members:
             if key not in value:
                 if required:
@@ -70,7 +70,7 @@ def _schema(schema: Schema) -> Check:
 def _bounds(field: fields.Field, kind: type) -> tuple[Any, Any]:
     low = high = None
     for v in field.validators:
-        if not isinstance(v, kind):
+        if not isinstance(v, kind) or not isinstance(v, (Range, Length)):
             raise Unknown(v)
         if isinstance(v, Range) and not (v.min_inclusive and v.max_inclusive):
             raise Unknown(v)

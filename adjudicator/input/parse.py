@@ -23,7 +23,7 @@ or :class:`~adjudicator.model.errors.UnknownVariant`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..model import cards as card_codes
 from . import house_rules, shape
@@ -72,15 +72,15 @@ def _canonical_cards(value: Any) -> tuple[str, ...] | None:
         out = [get(code) for code in value]
     except TypeError:  # an unhashable item where a code should be
         return None
-    return None if None in out else tuple(out)
+    return None if None in out else tuple(cast(list[str], out))
 
 
 def card_list(value: Any, at: str, issues: list[Issue]) -> tuple[str, ...]:
     """A list of card codes in canonical form, one issue per code that names no card."""
-    out = _canonical_cards(value)
-    if out is not None:
-        return out
-    out = []
+    known = _canonical_cards(value)
+    if known is not None:
+        return known
+    out: list[str] = []
     for i, code in enumerate(value):  # the slow path: 10/T, suit symbols, lower case, and faults
         card = card_codes.canonical(code)
         if card is not None:
@@ -107,7 +107,8 @@ def one_card(code: Any, at: str, issues: list[Issue]) -> str | None:
 
 
 def players(rules: Variant, value: Any, at: str, required: bool) -> int | None:
-    """The player count: one the variant has rules for; absent means the only one it knows, if one."""
+    """The player count: one the variant has rules for; absent means the only one it knows, if one (else
+    None, or with ``required`` an error: :func:`required_players` says so in its type)."""
     supported = rules.value("players.supported")
     if value is None:
         if len(supported) == 1:
@@ -120,6 +121,13 @@ def players(rules: Variant, value: Any, at: str, required: bool) -> int | None:
         raise ImpossibleInput([issue(at, "error.players_unsupported", variant=rules.ref,
                                      supported=_counts(supported), players=int(value))])
     return int(value)
+
+
+def required_players(rules: Variant, value: Any, at: str) -> int:
+    """:func:`players` where the count must be known (scoring, a replay): an error where it is not."""
+    count = players(rules, value, at, required=True)
+    assert count is not None  # players() raised instead
+    return count
 
 
 def _counts(values) -> str:
@@ -264,7 +272,8 @@ def score_of(payload: dict, variants: dict[str, Variant]) -> ScoreRequest:
     """:func:`score_request` for a payload whose shape is already checked."""
     ruled = rules(variants, payload)
     form = _score_form(payload)
-    count = players(ruled, payload.get("players"), "/players", required=True)
+    count = required_players(ruled, payload.get("players"), "/players")
+    rounds: tuple[tuple[TeamRound, ...], ...]
     if form == "teams":
         rounds = (_round(payload["teams"], "", ruled),)
     else:
@@ -388,7 +397,7 @@ def compare_request(payload: Any, variants: dict[str, Variant]) -> CompareReques
         else:
             sit = situation(raw, ruled)
             read[sit.players] = sit
-        return RulingRequest(ruled, sit, act) if kind == "ruling" else OptionsRequest(ruled, sit)
+        return RulingRequest(ruled, sit, act) if act is not None else OptionsRequest(ruled, sit)  # act: a ruling
 
     return CompareRequest(kind, ids, tuple(_each(ids, one)))
 

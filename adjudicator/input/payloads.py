@@ -7,6 +7,7 @@ typed requests (:mod:`adjudicator.model.requests`) and never calls back into the
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ..model.errors import AdjudicatorError
 from ..model.findings import Ruling
@@ -18,13 +19,13 @@ from .parse import ruling_request, score_request
 from .replay_log import replay_request
 
 
-def adjudicate(payload: dict, variants: dict[str, Variant]) -> Ruling:
+def adjudicate(payload: Any, variants: dict[str, Variant]) -> Ruling:
     """Parse ``{variant, situation, action, house_rules?}`` and rule on it (raises the typed input errors)."""
     request = ruling_request(payload, variants)
     return rule(request.situation, request.action, request.rules)
 
 
-def score_payload(payload: dict, variants: dict[str, Variant]) -> RoundSheet | GameSheet:
+def score_payload(payload: Any, variants: dict[str, Variant]) -> RoundSheet | GameSheet:
     """Parse ``{variant, players?, house_rules?, teams | rounds}`` and score it."""
     return score(score_request(payload, variants), variants)
 
@@ -40,6 +41,6 @@ def scored(replayed: Replay, variants: dict[str, Variant]) -> Replay:
         return replace(replayed, score_error=e)
 
 
-def replay_payload(payload: dict, variants: dict[str, Variant]) -> Replay:
+def replay_payload(payload: Any, variants: dict[str, Variant]) -> Replay:
     """Parse a game's log (``POST /v1/replay``'s body), replay it move by move and score the round if it ended."""
     return scored(replay(replay_request(payload, variants)), variants)

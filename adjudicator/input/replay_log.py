@@ -15,7 +15,7 @@ from ..rules.table_check import deck_issues
 from ..rules.turn import team_count
 from ..variants import Variant
 from . import shape
-from .parse import action as parse_action, card_list, players as parse_players, rules as parse_rules
+from .parse import action as parse_action, card_list, required_players, rules as parse_rules
 
 
 def replay_request(payload: Any, variants: dict[str, Variant]) -> Log:
@@ -24,7 +24,7 @@ def replay_request(payload: Any, variants: dict[str, Variant]) -> Log:
     :class:`MalformedRequest`, one no table can hold :class:`ImpossibleInput`, with pointers to its faults."""
     payload = shape.check(payload, "replay", variants)
     rules = parse_rules(variants, payload)
-    players = parse_players(rules, payload.get("players"), "/players", required=True)
+    players = required_players(rules, payload.get("players"), "/players")
     deal = payload["deal"]
     faults: list = []
     if len(deal["hands"]) != players:
