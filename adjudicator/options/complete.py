@@ -288,7 +288,15 @@ def _discards(situation: Situation, readings: Readings, memo: dict):
 
 def _melds(situation: Situation, readings: Readings, memo: dict):
     hand, spots, found, whole = _walked(situation, readings, memo)
-    return (_meld_move(situation, hand, spots, chosen) for chosen, _ in found), whole  # built as ruled
+    return _meld_moves(situation, hand, spots, found), whole
+
+
+def _meld_moves(situation: Situation, hand: Hand, spots: list[Place], found: list) -> Iterator[Move]:
+    """Each layout's move, built only as it is ruled: the group stops at :data:`MAX_WORK`, most of a whole
+    deck's layouts unbuilt. A generator function, not a generator expression: mypyc builds the list of a
+    generator expression whole."""
+    for chosen, _ in found:
+        yield _meld_move(situation, hand, spots, chosen)
 
 
 def _go_outs(situation: Situation, readings: Readings, memo: dict):
