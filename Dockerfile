@@ -8,10 +8,12 @@ WORKDIR /engine
 COPY phone_engine/package.json phone_engine/package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
 
-# The engine (adjudicator/rules, words, input) and the JSON of its answers (web_api/serialize.py) compiled to
-# C by mypyc (scripts/compile-engine lists them): the same source, about 1.6 times as fast (BENCHMARKS.md).
-# requirements-compile.txt holds the compiler and, at the service's pins, what the compiled modules import. Built on the very base the service runs on, so the extension modules fit its Python; the
-# compiler and gcc stay in this stage. tests/test_compiled_engine.py runs the suite against the same build.
+# The engine (adjudicator/rules, words, input, options, compare, scoring) and the JSON of its answers
+# (web_api/serialize.py) compiled to C by mypyc, as scripts/compile-engine lists them: the same source, about
+# 1.6 times as fast (BENCHMARKS.md). Built on the very base the service runs on, so the extension modules fit
+# its Python; requirements-compile.txt holds the compiler and, at the service's pins, what the compiled modules
+# import. The compiler and gcc stay in this stage. tests/test_compiled_engine.py runs the suite against the
+# same build, and tests/test_fresh_install.py runs this stage's steps.
 FROM python:3.11.17-slim-bookworm@sha256:0a310eeecf4e1f5a0743f9a6520c90c88d089c903ca5fd283f501e3a805f5f89 AS engine-compiled
 RUN apt-get update \
  && apt-get install -y --no-install-recommends gcc libc6-dev \
@@ -50,6 +52,9 @@ COPY . .
 COPY --from=engine-compiled /build/adjudicator/rules/*.so adjudicator/rules/
 COPY --from=engine-compiled /build/adjudicator/words/*.so adjudicator/words/
 COPY --from=engine-compiled /build/adjudicator/input/*.so adjudicator/input/
+COPY --from=engine-compiled /build/adjudicator/options/*.so adjudicator/options/
+COPY --from=engine-compiled /build/adjudicator/compare/*.so adjudicator/compare/
+COPY --from=engine-compiled /build/adjudicator/scoring/*.so adjudicator/scoring/
 COPY --from=engine-compiled /build/web_api/*.so web_api/
 COPY --from=engine-compiled /build/*__mypyc*.so ./
 

@@ -36,7 +36,7 @@ from ..rules.judge import cited
 from ..model.messages import Fact, Items, Message, Param, ParamValue, Word, msg
 from ..options.listing import Options, legal_moves
 from .options import compare_options
-from ..model.requests import CompareRequest, OptionsRequest
+from ..model.requests import CompareRequest, OptionsRequest, RulingRequest
 from ..words.clauses import statement
 from ..model.rule_ids import RULES
 from ..scoring import GameSheet, RoundSheet, ScoreLine, score
@@ -142,10 +142,11 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
             if isinstance(asked_here, AdjudicatorError):
                 raise asked_here  # this variant found the input impossible as it was parsed
             ruled[vid] = asked_here.rules
-            if request.kind == "options":
+            # each variant's request is of the comparison's kind (the parser makes it so)
+            if isinstance(asked_here, OptionsRequest):
                 asked[vid] = asked_here
                 results.append(VariantResult(vid, options=legal_moves(asked_here.situation, asked_here.rules)))
-            elif request.kind == "ruling":
+            elif isinstance(asked_here, RulingRequest):
                 results.append(VariantResult(vid, ruling=rule(asked_here.situation, asked_here.action,
                                                               asked_here.rules)))
             else:
@@ -159,7 +160,8 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
     answered = [r for r in results if r.problem is None]
     loaded = all(ruled[vid] is variants.get(vid) for vid in ruled)  # no house rules: the shared variants
     if request.kind == "options":
-        found, differences = compare_options([(r.variant, asked[r.variant], r.options) for r in answered])
+        found, differences = compare_options([(r.variant, asked[r.variant], r.options) for r in answered
+                                              if r.options is not None])  # every answered variant's options
         groups = tuple(Group(tuple(ids), options=keys) for keys, ids in found)
     elif request.kind == "ruling":
         groups = _ruling_groups(answered)
@@ -170,10 +172,16 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
     return Comparison(request.kind, request.variants, tuple(results), len(groups) <= 1, groups, differences)
 
 
+def _ruling_of(result: VariantResult) -> Ruling:
+    """The ruling of a variant that answered a ruling comparison."""
+    assert result.ruling is not None, "a variant that answers a ruling comparison answers with a ruling"
+    return result.ruling
+
+
 def _ruling_groups(answered: list[VariantResult]) -> tuple[Group, ...]:
     groups: dict[str, list[str]] = {}
     for r in answered:
-        groups.setdefault(r.ruling.verdict, []).append(r.variant)
+        groups.setdefault(_ruling_of(r).verdict, []).append(r.variant)
     return tuple(Group(tuple(ids), verdict=verdict) for verdict, ids in groups.items())
 
 
@@ -219,7 +227,7 @@ _WHY: dict[tuple, tuple] = {}  # (names, variant ids) -> _why's answer, for the 
 _WHY_MAX = 4096
 
 
-def _why(names: list[str], ruled: dict[str, Variant], ids: list[str],
+def _why(names: tuple[str, ...], ruled: dict[str, Variant], ids: list[str],
          loaded: bool = False) -> tuple[tuple[str, ...], Message]:
     """The parameters among ``names`` whose values differ, and a message naming each variant's value.
 
@@ -237,7 +245,7 @@ def _why(names: list[str], ruled: dict[str, Variant], ids: list[str],
     return hit
 
 
-def _why_made(names: list[str], ruled: dict[str, Variant], ids: list[str]) -> tuple[tuple[str, ...], Message]:
+def _why_made(names: tuple[str, ...], ruled: dict[str, Variant], ids: list[str]) -> tuple[tuple[str, ...], Message]:
     differing, parts = [], []
     for name in names:
         values = {vid: shown(ruled[vid], name) for vid in ids}
@@ -272,7 +280,7 @@ def _ruling_differences(answered: list[VariantResult], ruled: dict[str, Variant]
     if len(answered) < 2:
         return ()
     ids = [r.variant for r in answered]
-    rulings = {r.variant: r.ruling for r in answered}
+    rulings = {r.variant: _ruling_of(r) for r in answered}
     by_rule: dict[str, dict[str, list[Finding]]] = {}
     for vid in ids:
         for finding in rulings[vid].findings:
@@ -281,14 +289,14 @@ def _ruling_differences(answered: list[VariantResult], ruled: dict[str, Variant]
     for rule_id, per in by_rule.items():
         if len({tuple(f.passed for f in per[vid]) for vid in ids}) == 1:
             continue
-        names = list(RULES[rule_id])
+        read = list(RULES[rule_id])
         for vid in ids:
-            names += rulings[vid].skipped.get(rule_id, ())
+            read += rulings[vid].skipped.get(rule_id, ())
             for finding in per[vid]:
-                names += finding.parameters
-                names += [h.parameter for h in finding.house_rules]
-                names += finding.open_on
-        names = tuple(dict.fromkeys(names))
+                read += finding.parameters
+                read += [h.parameter for h in finding.house_rules]
+                read += finding.open_on
+        names = tuple(dict.fromkeys(read))
         differing, why = _why(names, ruled, ids, loaded)
         entries = []
         for vid in ids:
@@ -369,13 +377,13 @@ def _score_differences(answered: list[VariantResult], ruled: dict[str, Variant],
         points = {lines[vid][key].points if key in lines[vid] else None for vid in ids}
         if len(points) == 1:
             continue
-        names: list[str] = []
+        read: list[str] = []
         for vid in ids:
             line = lines[vid].get(key)
             if line:
-                names += line.parameters
-                names += [h.parameter for h in line.house_rules]
-        names = tuple(dict.fromkeys(names))
+                read += line.parameters
+                read += [h.parameter for h in line.house_rules]
+        names = tuple(dict.fromkeys(read))
         differing, why = _why(names, ruled, ids, loaded)
         entries = []
         for vid in ids:

@@ -25,13 +25,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import product
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..model.actions import Action
+from ..model.enums import ActionType
 from ..model.cards import RANKS
 from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
 from ..model.messages import Card, Cards, Items, Message, Rank, msg
-from .every import MAX_MOVES, WILD, Hand, Readings, build, canonical, kind, layouts
+from .every import MAX_MOVES, WILD, Hand, Place, Readings, build, canonical, kind, layouts
 from .parts import Parts, per_reading, summary_of
 from ..model.situation import Situation
 from ..variants import Variant
@@ -41,6 +42,8 @@ from ..variants import Variant
 # takes ~10 µs per card in hand; a ruling decided across readings makes a run per reading). Beyond, the
 # group's count is a lower bound: ~270 rulings of a 15-card hand, ~40 of a whole deck in hand.
 MAX_WORK = 4000
+# A layout with what it lays, by kinds: (chosen, melds, additions as (rank, kinds), cards laid, wild cards laid)
+_Laid = tuple[dict, tuple[tuple[str, ...], ...], tuple[tuple[str | None, tuple[str, ...]], ...], int, int]
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,7 @@ def _by_layouts(situation: Situation, rules: Variant, readings: Readings, memo: 
     (or when its parts cannot decide it), so that hundreds of moves cost little more than their count."""
     hand, spots, found, whole = _walked(situation, readings, memo)
     parts = Parts(situation, rules, memo.get("chosen") or [{} for _ in ruled])
-    size = len(situation.hand)
+    size = len(situation.hand or ())
     more = []
     work = 0
     for chosen, melds, adds, laid, wilds in _laid(found, spots):
@@ -124,13 +127,15 @@ def _by_layouts(situation: Situation, rules: Variant, readings: Readings, memo: 
     return [(verdict, make) for _, verdict, make in more], whole
 
 
-def _laid(found, spots):
+def _laid(found: list[tuple[dict, Counter | None]], spots: list[Place]) -> Iterator[_Laid]:
     """Each layout with what it lays, by kinds: ``(chosen, melds, adds, cards laid, wild cards laid)``."""
     info: dict[int, tuple] = {}  # id of a content -> (its meld's kinds or None, its addition or None, cards, wilds);
     # a content is one object per place and count the walk found, shared by the layouts that hold it
     new = [spot.how == "new" for spot in spots]
     for chosen, _ in found:
-        melds, adds, laid, wilds = [], [], 0, 0
+        melds: list[tuple[str, ...]] = []
+        adds: list[tuple[str | None, tuple[str, ...]]] = []
+        laid = wilds = 0
         for i, content in chosen.items():
             held = info.get(id(content))
             if held is None:
@@ -163,7 +168,7 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
         if verdict in (LEGAL, UNDETERMINED):
             more.append((order, verdict, make))
     for top, meld_rank, with_cards, rest in _take_choices(situation):
-        take = _take_move(Action("take_pile", with_cards=tuple(with_cards)), top, meld_rank)
+        take = _take_move(Action(ActionType.TAKE_PILE, with_cards=tuple(with_cards)), top, meld_rank)
         shown = canonical(take.action)[1]
         bare = rule(take.action)
         work += _work(bare, situation)
@@ -208,7 +213,7 @@ def _ordered(more: list) -> list[tuple]:
 
 
 def _built_take(rest: Hand, spots, chosen, with_cards, top, meld_rank) -> Move:
-    return _take_move(build("take_pile", rest, spots, chosen, with_cards=tuple(with_cards)), top, meld_rank)
+    return _take_move(build(ActionType.TAKE_PILE, rest, spots, chosen, with_cards=tuple(with_cards)), top, meld_rank)
 
 
 def _lazy_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule):
@@ -226,7 +231,7 @@ def _lazy(situation, hand, spots, chosen, verdict, rule):
 
 
 def _meld_move(situation: Situation, hand: Hand, spots, chosen) -> Move:
-    action = build("meld", hand, spots, chosen)
+    action = build(ActionType.MELD, hand, spots, chosen)
     opening = not situation.team.melds
     return Move(_key("meld", action, situation), "opening" if opening else ("add" if not action.melds else "meld"),
                 _lay_message(action), action)
@@ -273,17 +278,25 @@ def _walked(situation: Situation, readings: Readings, memo: dict):
 
 def _discards(situation: Situation, readings: Readings, memo: dict):
     hand = Hand(situation)
-    firsts = {}
+    firsts: dict[str, str] = {}
     for (k, _), cards in hand.pools.items():
         firsts.setdefault(k, cards[0])
     return [Move(f"discard:{card}", "discard", msg("options.discard.card", card=Card(card)),
-                 Action("discard", discard=card), None if k in ("JK",) else card[:-1])
+                 Action(ActionType.DISCARD, discard=card), None if k in ("JK",) else card[:-1])
             for k, card in firsts.items()], True
 
 
 def _melds(situation: Situation, readings: Readings, memo: dict):
     hand, spots, found, whole = _walked(situation, readings, memo)
-    return (_meld_move(situation, hand, spots, chosen) for chosen, _ in found), whole  # built as ruled
+    return _meld_moves(situation, hand, spots, found), whole
+
+
+def _meld_moves(situation: Situation, hand: Hand, spots: list[Place], found: list) -> Iterator[Move]:
+    """Each layout's move, built only as it is ruled: the group stops at :data:`MAX_WORK`, most of a whole
+    deck's layouts unbuilt. A generator function, not a generator expression: mypyc builds the list of a
+    generator expression whole."""
+    for chosen, _ in found:
+        yield _meld_move(situation, hand, spots, chosen)
 
 
 def _go_outs(situation: Situation, readings: Readings, memo: dict):
@@ -294,10 +307,11 @@ def _go_outs(situation: Situation, readings: Readings, memo: dict):
             continue
         size = sum(left.values())
         discard = next(iter(left)) if size else None
-        action = build("go_out", hand, spots, chosen, discard=discard)
+        action = build(ActionType.GO_OUT, hand, spots, chosen, discard=discard)
         out.append(_go_out_move(action, situation))
+    cards = situation.hand or ()
     if sum(hand.counts.values()) == 1:
-        out.append(_go_out_move(Action("go_out", discard=situation.hand[0]), situation))
+        out.append(_go_out_move(Action(ActionType.GO_OUT, discard=cards[0]), situation))
     return out, whole
 
 
@@ -322,7 +336,7 @@ def _take_choices(situation: Situation):
     top = pile[-1]
     top_kind = kind(top)
     hand = Hand(situation)
-    ranks = [top_kind] if top_kind not in WILD else \
+    ranks: list[str | None] = [top_kind] if top_kind not in WILD else \
         [r for r in RANKS if any(k == r for k, _ in hand.counts)] or [None]
     for meld_rank in ranks:
         fitting = [c for c in hand.counts if c[0] in WILD or (meld_rank is not None and c[0] == meld_rank)]
@@ -337,7 +351,7 @@ def _take_choices(situation: Situation):
 def _takes(situation: Situation, readings: Readings, memo: dict):
     out, whole, budget = [], True, MAX_MOVES
     for top, meld_rank, with_cards, rest in _take_choices(situation):
-        take = Action("take_pile", with_cards=tuple(with_cards))
+        take = Action(ActionType.TAKE_PILE, with_cards=tuple(with_cards))
         out.append(_take_move(take, top, meld_rank))
         budget -= 1
         if situation.team.melds or not meld_rank:
@@ -346,7 +360,7 @@ def _takes(situation: Situation, readings: Readings, memo: dict):
                                      extra_meld=(top, *with_cards), limit=max(1, budget))
         whole = whole and done
         for chosen, _ in found:
-            action = build("take_pile", rest, spots, chosen, with_cards=with_cards)
+            action = build(ActionType.TAKE_PILE, rest, spots, chosen, with_cards=with_cards)
             out.append(_take_move(action, top, meld_rank))
         budget -= len(found)
         if budget <= 0:
@@ -365,8 +379,11 @@ def _take_move(action: Action, top: str, meld_rank: str | None) -> Move:
 
 
 def _parts(action: Action) -> list[Message]:
-    return [msg("options.move.part_meld", cards=Cards(m)) for m in action.melds] + \
-        [msg("options.move.part_add", cards=Cards(a.cards), rank=Rank(a.to)) for a in action.adds]
+    parts = [msg("options.move.part_meld", cards=Cards(m)) for m in action.melds]
+    for add in action.adds:
+        assert add.to is not None, "the walk adds cards only onto a meld of a rank it names"
+        parts.append(msg("options.move.part_add", cards=Cards(add.cards), rank=Rank(add.to)))
+    return parts
 
 
 def _lay_message(action: Action) -> Message:

@@ -26,6 +26,7 @@ from itertools import product
 from operator import itemgetter
 
 from ..model.actions import Action, Add
+from ..model.enums import ActionType
 from ..model.cards import JOKER, RANKS, is_red_three
 from ..rules.melds import sure_rank
 from .hand import Shape, known, _team_meld
@@ -51,10 +52,10 @@ def kind(card: str) -> str:
 def canonical(action: Action, situation: Situation | None = None) -> tuple:
     """The move an action stands for: the kinds of each part, parts unordered, and -- after taking the
     pile, where the engine tells them apart -- the kinds of the laid cards that came from the pile."""
-    def kinds(cards) -> tuple:
+    def kinds(cards) -> tuple[str, ...]:
         return tuple(sorted(kind(c) for c in cards))
 
-    from_pile = ()
+    from_pile: tuple[str, ...] = ()
     if situation is not None and situation.drew == "pile" and situation.cards_from_pile and situation.hand:
         own = Counter(situation.hand) - Counter(situation.cards_from_pile)
         from_pile = kinds((Counter(action.laid_cards()) - own).elements())
@@ -75,13 +76,20 @@ class Place:
 class Hand:
     """The hand as counts of classes -- (kind, from the pile this turn) -- with representative cards."""
 
-    def __init__(self, situation: Situation, cards=None):
+    def __init__(self, situation: Situation | None, cards=None,
+                 parts: tuple[Counter, dict[tuple, list[str]]] | None = None):
+        """The hand of ``situation`` (or ``cards`` from it); or, given ``parts``, the hand of those counts and
+        pools (what :meth:`take` leaves: a class compiled by mypyc is made only through its ``__init__``)."""
+        self.counts: Counter = Counter()
+        self.pools: dict[tuple, list[str]] = {}
+        if parts is not None:
+            self.counts, self.pools = parts
+            return
+        assert situation is not None, "a hand is counted from its situation, or given as its parts"
         cards = situation.hand if cards is None else cards
         taken = Counter(situation.cards_from_pile) if situation.drew == "pile" else Counter()
         own = Counter(cards) - taken
         both = set(own) & set(Counter(cards) - own)
-        self.counts: Counter = Counter()
-        self.pools: dict[tuple, list[str]] = {}
         left = Counter(own)
         for card in sorted(cards, key=_order):
             pile = left[card] <= 0
@@ -97,16 +105,14 @@ class Hand:
 
     def take(self, used: Counter) -> tuple[list[str], "Hand"]:
         """The cards of ``used`` (by class), and what is left."""
-        rest = Hand.__new__(Hand)
-        rest.counts = self.counts - used
-        rest.pools = {}
-        out = []
+        pools: dict[tuple, list[str]] = {}
+        out: list[str] = []
         for cls, cards in self.pools.items():
             n = used[cls]
             out += cards[:n]
             if cards[n:]:
-                rest.pools[cls] = cards[n:]
-        return out, rest
+                pools[cls] = cards[n:]
+        return out, Hand(None, parts=(self.counts - used, pools))
 
 
 def _order(card: str) -> tuple:
@@ -272,8 +278,8 @@ def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = 
     return spots, found, whole
 
 
-def build(kind_name: str, hand: Hand, spots: list[Place], chosen: dict, with_cards=(), discard: tuple | None = None
-          ) -> Action:
+def build(kind_name: ActionType, hand: Hand, spots: list[Place], chosen: dict, with_cards=(),
+          discard: tuple | None = None) -> Action:
     """The action a layout stands for, with representative cards."""
     pools = {c: list(v) for c, v in hand.pools.items()}
     melds, adds = [], []

@@ -16,15 +16,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..model.actions import Action, Add
+from ..model.enums import ActionType
 from ..model.cards import rank
 from ..model.messages import Card, Cards, Items, msg
-from .hand import HandView, known
+from .hand import HandView, Shape, known
 from .needs import canastas_to_go_out, opening_requirement
 from .slots import Candidate, Slot
 from ..model.situation import Situation
 
 TRIED = 4  # plans ruled at most before giving up on going out
 MANY_KINDS = 8  # beyond this many kinds of card, only the discards that can help are planned
+# Where a plan puts one rank: (rank, its naturals, the wild counts it may take, cards before, new meld?)
+_Place = tuple[str, list[str], list[int], int, bool]
 
 
 @dataclass
@@ -36,7 +39,7 @@ class Plan:
     short: int = 0  # conditions it misses (canastas, the opening)
 
     def action(self) -> Action:
-        return Action("go_out", melds=tuple(self.melds), adds=tuple(self.adds), discard=self.discard)
+        return Action(ActionType.GO_OUT, melds=tuple(self.melds), adds=tuple(self.adds), discard=self.discard)
 
 
 def go_out_slots(view: HandView, situation: Situation) -> tuple[list[Slot], Action | None]:
@@ -47,7 +50,7 @@ def go_out_slots(view: HandView, situation: Situation) -> tuple[list[Slot], Acti
     plans.sort(key=lambda p: (len(p.left), p.short, p.discard is not None,
                               view.value(p.discard) if p.discard else 0))
     if not plans:
-        return [], Action("go_out")
+        return [], Action(ActionType.GO_OUT)
     slot = Slot("go_out", "go_out", None)
     for plan in plans[:TRIED]:
         if plan.left and slot.candidates:
@@ -102,20 +105,20 @@ def _plan(view: HandView, situation: Situation, discard: str | None) -> Plan:
 def _share(view: HandView, situation: Situation, plan: Plan, naturals: dict[str, list[str]], wilds: list[str]) -> None:
     """Place each rank's naturals and share the wild cards out, then count what the plan misses."""
     shape, most = view.shape, len(wilds)
-    places = []  # [rank, naturals, wild range, size before, new meld?]
+    places: list[_Place] = []  # (rank, naturals, wild range, size before, new meld?)
     for r, cards in naturals.items():
         meld = view.meld_of(r)
         if meld is not None:
             allowed = _room(shape, meld.naturals + len(cards), meld.wilds, most)
-            places.append([r, cards, allowed, len(meld.cards), False])
+            places.append((r, cards, allowed, len(meld.cards), False))
         else:
             allowed = list(shape.wild_range(len(cards), most) or ())
-            places.append([r, cards, allowed, 0, True])
+            places.append((r, cards, allowed, 0, True))
     for meld in view.team:
         if meld.rank and meld.rank not in naturals:
             allowed = _room(shape, meld.naturals, meld.wilds, most)
-            places.append([meld.rank, [], allowed, len(meld.cards), False])
-    given = {}
+            places.append((meld.rank, [], allowed, len(meld.cards), False))
+    given: dict[str, int] = {}
     free = len(wilds)
     for place in sorted(places, key=lambda p: p[2][0] if p[2] else most + 1):
         r, cards, allowed = place[0], place[1], place[2]
@@ -129,7 +132,7 @@ def _share(view: HandView, situation: Situation, plan: Plan, naturals: dict[str,
     need = canastas_to_go_out(view, situation)
     have = view.canastas()
 
-    def size(p) -> int:
+    def size(p: _Place) -> int:
         return p[3] + len(p[1]) + given[p[0]]
 
     for p in sorted(placed, key=lambda p: canasta_min - size(p)):  # complete canastas the team lacks
@@ -150,12 +153,12 @@ def _share(view: HandView, situation: Situation, plan: Plan, naturals: dict[str,
     at = 0
     for p in placed:
         r, cards, _, before, new = p
-        extra = tuple(wilds[at:at + given[r]])
+        shared = tuple(wilds[at:at + given[r]])
         at += given[r]
         if new:
-            plan.melds.append(tuple(cards) + extra)
-        elif cards or extra:
-            plan.adds.append(Add(tuple(cards) + extra, r))
+            plan.melds.append(tuple(cards) + shared)
+        elif cards or shared:
+            plan.adds.append(Add(tuple(cards) + shared, r))
     made = view.canastas() + sum(1 for p in placed if p[3] < canasta_min <= size(p))
     plan.short = max(0, need - made)
     need_open = opening_requirement(view, situation)
@@ -167,7 +170,7 @@ def _share(view: HandView, situation: Situation, plan: Plan, naturals: dict[str,
             plan.short += 1
 
 
-def _room(shape, naturals: int, wilds: int, most: int) -> list[int]:
+def _room(shape: Shape, naturals: int, wilds: int, most: int) -> list[int]:
     """How many more wild cards (up to ``most``) a meld of these counts may take."""
     fits = shape.wild_range(naturals, wilds + most)
     return [w - wilds for w in fits if w >= wilds] if fits else []

@@ -90,7 +90,7 @@ class HandView:
     team: list[TeamMeld]
     usable: tuple[str, ...]  # the cards the player may lay this turn
     hand: tuple[str, ...]
-    shape: Shape = field(repr=False, default=None)
+    shape: Shape = field(repr=False)
 
     # --- reading cards ---------------------------------------------------------------------------
     def value(self, card: str) -> int:

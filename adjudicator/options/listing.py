@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..model.actions import Action
+from ..model.enums import ActionType
 from ..rules.engine import rule_checked
 from ..rules.table_check import check_table
 from ..model.findings import LEGAL, UNDETERMINED, Ruling
@@ -161,7 +162,7 @@ def legal_moves(situation: Situation, rules: Variant) -> Options:
     """Every option open to the player in ``situation`` under ``rules`` (a variant with house rules applied).
 
     A table that cannot happen is refused first, as :func:`~adjudicator.rules.engine.rule` refuses it."""
-    check_table(rules, situation, Action("draw"))  # an action that takes no card: the table's own facts
+    check_table(rules, situation, Action(ActionType.DRAW))  # an action that takes no card: the table's own facts
     if situation.drew == NOT_GIVEN:
         phases = [(BEFORE_DRAW, None, True), (AFTER_DRAW, "stock", True)]
     else:
@@ -219,18 +220,18 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
                                     lambda a: _ruled(situation, rules, a, cache), memo)
     unopened = not situation.team.melds
 
-    def option(c, ruling) -> Option:
+    def made(c, ruling) -> Option:
         return Option(c.key, c.kind, "every", c.message, c.action, ruling, c.rank, _cards(c.action),
                       _points(ruling) if unopened and kind != "discard" else None,
                       _concealed(ruling) if kind == "go_out" else None)
-    options = Listing(options, more, option)
+    listing = Listing(options, more, made)
     blocked = None
-    if not options:
+    if not listing:
         attempt = attempt or (slots[0].candidates[0].action if slots and slots[0].candidates else None)
         if attempt is not None:
             blocked = _ruled(situation, rules, attempt, cache)
-    possible = True if LEGAL in options.verdicts else (None if options else False)
-    return OptionGroup(kind, phase, situation.drew, assumed, possible, options, blocked,
+    possible = True if LEGAL in listing.verdicts else (None if listing else False)
+    return OptionGroup(kind, phase, situation.drew, assumed, possible, listing, blocked,
                        msg(f"options.group.{kind}"), complete=whole)
 
 
@@ -304,7 +305,7 @@ def _matters(name: str, situation: Situation, after_draw: bool) -> bool:
         return any(c[:-1] == "2" for c in cards)
     if name == "meld.one_per_rank":  # a rank the hand holds and the team has melded
         held = {c[:-1] for c in situation.hand or () if c != "JK"}
-        return opened and any(sure_rank(m) in held for m in situation.team.melds)
+        return opened and any(sure_rank(m) in held for m in situation.team.melds or ())
     if name == "opening.negative":
         return not opened and (situation.team.score or 0) < 0
     if name == "pile.cards_usable_same_turn":

@@ -13,6 +13,7 @@ proposal afterwards.
 from __future__ import annotations
 
 from ..model.actions import Action, Add
+from ..model.enums import ActionType
 from ..model.messages import Cards, Items, Rank, msg
 from .hand import HandView, known
 from .needs import cards_to_keep, opening_requirement
@@ -48,13 +49,13 @@ def _every_meld(view: HandView) -> Action | None:
         if allowed is not None:
             melds.append(tuple(view.naturals[r]) + tuple(wilds[:allowed.start]))
             wilds = wilds[allowed.start:]
-    return Action("meld", melds=tuple(melds)) if melds else None
+    return Action(ActionType.MELD, melds=tuple(melds)) if melds else None
 
 
 def _natural_additions(r: str, naturals: list[str]) -> Slot:
     ways = [tuple(naturals)] + ([tuple(naturals[:1])] if len(naturals) > 1 else [])
     return Slot(f"add:{r}", "add", r, [
-        Candidate(Action("meld", adds=(Add(cards, r),)), "naturals",
+        Candidate(Action(ActionType.MELD, adds=(Add(cards, r),)), "naturals",
                   msg("options.add.naturals", cards=Cards(cards), rank=Rank(r))) for cards in ways])
 
 
@@ -79,7 +80,8 @@ def _new_meld(view: HandView, r: str, naturals: list[str]) -> Slot:
 
 def _meld(view: HandView, r: str, naturals, w: int, way: str) -> Candidate:
     cards = tuple(naturals) + tuple(view.wilds[:w])
-    return Candidate(Action("meld", melds=(cards,)), way, msg(f"options.meld.{way}", cards=Cards(cards), rank=Rank(r)))
+    return Candidate(Action(ActionType.MELD, melds=(cards,)), way,
+                     msg(f"options.meld.{way}", cards=Cards(cards), rank=Rank(r)))
 
 
 def _wild_addition(view: HandView, r: str) -> Slot:
@@ -89,7 +91,7 @@ def _wild_addition(view: HandView, r: str) -> Slot:
     if meld is None or not view.shape.fits(meld.naturals, meld.wilds + 1):
         return slot
     for card in view.wild_kinds():
-        slot.candidates.append(Candidate(Action("meld", adds=(Add((card,), r),)), "wild",
+        slot.candidates.append(Candidate(Action(ActionType.MELD, adds=(Add((card,), r),)), "wild",
                                          msg("options.add.wild", cards=Cards((card,)), rank=Rank(r))))
     return slot
 
@@ -105,7 +107,7 @@ def opening_slots(view: HandView, situation: Situation) -> list[Slot]:
         return []
     target = opening_target(view, situation, need)
     found = best(view, stocks, target, view.wilds)
-    slots = []
+    slots: list[Slot] = []
     for objective in (CHEAPEST, KEEPS_WILDS):
         combo = found.get(objective)
         if combo is None:
@@ -147,7 +149,7 @@ def opening_target(view: HandView, situation: Situation, need, base_points: int 
 
 def _opening(combo: Combination, way: str, message) -> Candidate:
     melds = tuple(naturals + wilds for _, naturals, wilds in combo.groups)
-    return Candidate(Action("meld", melds=melds), way, message, combo.points)
+    return Candidate(Action(ActionType.MELD, melds=melds), way, message, combo.points)
 
 
 def melds_words(combo: Combination) -> Items:

@@ -27,11 +27,12 @@ import threading
 from collections import OrderedDict
 
 from ..model.actions import Action
+from ..model.enums import ActionType
 from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
 from ..model.situation import Side, Situation
 from ..rules.engine import rule_checked
 from ..variants import Variant
-from .every import Hand, build
+from .every import Hand, Place, build
 
 PART_CACHE = 4096  # parts' rulings kept per variant object; a 15-card hand has ~35 parts, a whole deck ~300
 
@@ -105,7 +106,10 @@ class Parts:
         if self.bare == self.legal:
             self.bare = self.legal
         self.combined: dict[tuple, tuple] = {}
-        self._spots, self._ranks, self._unique = None, [], True  # the places last read, their ranks (see _parts)
+        # the places last read, their ranks, and whether no two share a rank (see _parts)
+        self._spots: list[Place] | None = None
+        self._ranks: list[str | None] = []
+        self._unique = True
         self.by_kinds: dict[tuple, tuple] = {}  # the same, by what the part lays where: the walk makes equal
         # contents as distinct objects (one per count of what is left), so one part has several ids
 
@@ -164,8 +168,8 @@ class Parts:
             if lay is not None:
                 verdicts = self._and(self.bare, lay)
             else:
-                summary = self.ruling(build("meld", hand, spots, part) if self.with_cards is None else
-                                      build("take_pile", hand, spots, part, with_cards=self.with_cards))
+                summary = self.ruling(build(ActionType.MELD, hand, spots, part) if self.with_cards is None else
+                                      build(ActionType.TAKE_PILE, hand, spots, part, with_cards=self.with_cards))
                 verdicts = per_reading(summary, self.chosen)
                 if other_rank and self.bare is self.legal:  # the take passes: the part is the lay alone
                     self.lays[key] = verdicts

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..model.actions import Action, Add
+from ..model.enums import ActionType
 from ..model.cards import JOKER, rank
 from ..model.messages import Card, Cards, Items, Rank, msg
 from dataclasses import replace
@@ -32,11 +33,11 @@ def take_slots(view: HandView, situation: Situation) -> tuple[list[Slot], Action
     """The ways to take the pile, and the most natural attempt (ruled when no way is allowed)."""
     pile = situation.pile or ()
     if not pile:
-        return [], Action("take_pile")
+        return [], Action(ActionType.TAKE_PILE)
     top = pile[-1]
     top_rank = rank(top)
     matching = [c for c in view.hand if c != JOKER and rank(c) == top_rank]  # threes and twos too
-    attempt = Action("take_pile", with_cards=tuple(matching[:2]))
+    attempt = Action(ActionType.TAKE_PILE, with_cards=tuple(matching[:2]))
     if view.is_wild(top):
         return _wild_top(view, situation, top), attempt
     naturals = view.naturals.get(top_rank, [])
@@ -68,7 +69,7 @@ def _wild_top(view: HandView, situation: Situation, top: str) -> list[Slot]:
 def _take(view: HandView, situation: Situation, top: str, with_cards: tuple[str, ...], way: str,
           meld_rank: str | None = None) -> Candidate:
     meld_rank = meld_rank or rank(top)
-    take = Action("take_pile", with_cards=with_cards)
+    take = Action(ActionType.TAKE_PILE, with_cards=with_cards)
     points = None
     if not situation.team.melds:
         take, points = _opening_take(view, situation, top, with_cards, meld_rank)
@@ -91,7 +92,7 @@ def _opening_take(view: HandView, situation: Situation, top: str, with_cards: tu
     target = opening_target(rest, situation, need, base_points, used=len(with_cards), keep=False)
     combo = best(rest, stocks, target, rest.wilds).get(CHEAPEST)
     if combo is None:
-        return Action("take_pile", with_cards=with_cards), None
+        return Action(ActionType.TAKE_PILE, with_cards=with_cards), None
     adds, melds = [], []
     for r, naturals, wilds in combo.groups:
         if r == meld_rank:
@@ -99,7 +100,7 @@ def _opening_take(view: HandView, situation: Situation, top: str, with_cards: tu
                 adds.append(Add(naturals + wilds, r))
         else:
             melds.append(naturals + wilds)
-    return Action("take_pile", with_cards=with_cards, melds=tuple(melds), adds=tuple(adds)), combo.points
+    return Action(ActionType.TAKE_PILE, with_cards=with_cards, melds=tuple(melds), adds=tuple(adds)), combo.points
 
 
 def _less(cards, used: Counter) -> list[str]:

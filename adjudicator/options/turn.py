@@ -9,6 +9,7 @@ wild card freezes it, a black three blocks the next player).
 from __future__ import annotations
 
 from ..model.actions import Action
+from ..model.enums import ActionType
 from ..model.cards import RANKS, JOKER, rank
 from ..model.messages import Card, msg
 from .hand import HandView, players_figure
@@ -24,12 +25,12 @@ def draw_slots(view: HandView, situation: Situation) -> list[Slot]:
         message = msg("options.draw.stock_unknown")
     else:
         message = msg("options.draw.stock", count=count)
-    return [Slot("draw", "draw", None, [Candidate(Action("draw"), "stock", message)])]
+    return [Slot("draw", "draw", None, [Candidate(Action(ActionType.DRAW), "stock", message)])]
 
 
 def discard_slots(view: HandView, situation: Situation) -> list[Slot]:
     order = {r: i for i, r in enumerate(RANKS)}
     cards = sorted(set(view.hand), key=lambda c: (order.get(rank(c), len(RANKS)) if c != JOKER else -1, c))
     return [Slot(f"discard:{c}", "discard", None if c == JOKER else rank(c),
-                 [Candidate(Action("discard", discard=c), "card", msg("options.discard.card", card=Card(c)))])
+                 [Candidate(Action(ActionType.DISCARD, discard=c), "card", msg("options.discard.card", card=Card(c)))])
             for c in cards]

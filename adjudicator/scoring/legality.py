@@ -25,11 +25,11 @@ from .reader import Reader
 def check_round(reader: Reader, teams: tuple[TeamRound, ...], players: int, team_size: int) -> None:
     """Refuse a round whose tables cannot happen; gather every fault of the round first."""
     issues: list[Issue] = []
-    needs: list[tuple[str, str, Message]] = []
+    needs: list[tuple[str, str, Message | None]] = []
     for team in teams:
         _check_hand(reader, team, team_size, issues)
         if team.melds:
-            _check_melds(reader, team, issues, needs)
+            _check_melds(reader, team, team.melds, issues, needs)
         _check_canasta_band(reader, team, issues)
         if team.went_out and not issues and not needs:
             _check_canastas_to_go_out(reader, team, players, issues, needs)
@@ -55,24 +55,26 @@ def _check_hand(reader: Reader, team: TeamRound, team_size: int, issues: list[Is
         issues.append(issue(f"{team.pointer}/{where}", "error.alone_went_out_with_cards", team=team.name))
 
 
-def _check_melds(reader: Reader, team: TeamRound, issues: list[Issue], needs: list) -> None:
-    """The composition rules on each meld, then one meld per rank across them."""
+def _check_melds(reader: Reader, team: TeamRound, melds: tuple[tuple[str, ...], ...], issues: list[Issue],
+                 needs: list) -> None:
+    """The composition rules on each meld (``melds``: the team's), then one meld per rank across them."""
     clean = True
-    for j, meld in enumerate(team.melds):
+    for j, meld in enumerate(melds):
         judge = reader.fresh()
         subject = msg("subject.team_meld", index=j + 1, team=team.name, cards=Cards(meld))
         check_meld(judge, meld, subject, going_out=team.went_out)
         reader.absorb(judge)
         clean &= _collect(judge, f"{team.pointer}/melds/{j}", meld, issues, needs)
     if clean:
-        _check_one_per_rank(reader, team, issues, needs)
+        _check_one_per_rank(reader, team, melds, issues, needs)
 
 
-def _check_one_per_rank(reader: Reader, team: TeamRound, issues: list[Issue], needs: list) -> None:
+def _check_one_per_rank(reader: Reader, team: TeamRound, melds: tuple[tuple[str, ...], ...], issues: list[Issue],
+                        needs: list) -> None:
     """Two melds of one rank are refused where the text says so, and unsettled where it is silent."""
     judge = reader.fresh()
     first: dict[str | None, int] = {}
-    for j, meld in enumerate(team.melds):
+    for j, meld in enumerate(melds):
         meld_rank = natural_rank(judge, meld)
         if meld_rank is None or meld_rank not in first:
             first.setdefault(meld_rank, j)

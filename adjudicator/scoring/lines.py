@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model.errors import RuleNotStated
+from ..model.errors import Issue, RuleNotStated
 from ..rules.judge import NotStated, value_param
 from ..rules.melds import is_canasta, split
-from ..model.messages import Card, Word, msg
+from ..model.messages import Card, Message, Word, msg
 from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, TeamRound
 from .reader import Reader, ordered
 from .sheets import ScoreLine
@@ -81,7 +81,8 @@ def _table_and_hand(reader: Reader, team: TeamRound) -> tuple[_Table, _Line]:
     priced = _price(reader, team.located_cards())
     in_melds = sum(len(m) for m in team.melds or ())
     meld_prices, hand_prices = priced[:in_melds], priced[in_melds:]
-    table = _table_from_cards(reader, team, meld_prices) if team.melds is not None else _table_from_counts(team)
+    table = _table_from_cards(reader, team, team.melds, meld_prices) if team.melds is not None else \
+        _table_from_counts(team)
     at = f"{team.pointer}/hand" if team.hand is not None else f"{team.pointer}/hand_points"
     negative = reader.need("score.hand_negative", at)
     if team.hand is not None:
@@ -93,7 +94,8 @@ def _table_and_hand(reader: Reader, team: TeamRound) -> tuple[_Table, _Line]:
 
 def _price(reader: Reader, located) -> list[tuple[int, str | None]]:
     """(value, parameter) of each card; RuleNotStated naming every card whose value the text leaves open."""
-    out, needs = [], []
+    out: list[tuple[int, str | None]] = []
+    needs: list[tuple[str, str, Message | None]] = []
     for card, at in located:
         name = value_param(card)
         if name is None:
@@ -108,13 +110,13 @@ def _price(reader: Reader, located) -> list[tuple[int, str | None]]:
     return out
 
 
-def _table_from_cards(reader: Reader, team: TeamRound, prices) -> _Table:
+def _table_from_cards(reader: Reader, team: TeamRound, melds: tuple[tuple[str, ...], ...], prices) -> _Table:
     """The melds' card values and canastas; ``score.canasta_cards_counted`` is read only when there is a canasta."""
     natural = mixed = 0
     value, start, value_params = 0, 0, [p for _, p in prices if p]
     judge = reader.judge
     reader.need("canasta.min_cards", f"{team.pointer}/melds")
-    for j, meld in enumerate(team.melds):
+    for j, meld in enumerate(melds):
         meld_value = sum(v for v, _ in prices[start:start + len(meld)])
         start += len(meld)
         if not is_canasta(judge, meld):
@@ -133,7 +135,7 @@ def _table_from_cards(reader: Reader, team: TeamRound, prices) -> _Table:
         if "score.canasta_cards_counted" not in value_params:
             value_params.append("score.canasta_cards_counted")
     return _Table(value=value, cards=len(prices), value_params=value_params,
-                  natural=natural, mixed=mixed, canasta_params=["canasta.min_cards"], melded=bool(team.melds))
+                  natural=natural, mixed=mixed, canasta_params=["canasta.min_cards"], melded=bool(melds))
 
 
 def _table_from_counts(team: TeamRound) -> _Table:
@@ -201,7 +203,9 @@ def _penalty_lines(reader: Reader, team: TeamRound) -> list[_Line]:
 
 def score_teams(reader: Reader, teams) -> list[tuple[TeamRound, tuple[ScoreLine, ...]]]:
     """Every team's lines; every unstated parameter of the round gathered into one error."""
-    scored, issues, names = [], [], []
+    scored: list[tuple[TeamRound, tuple[ScoreLine, ...]]] = []
+    issues: list[Issue] = []
+    names: list[str] = []
     for team in teams:
         try:
             scored.append((team, team_lines(reader, team)))
