@@ -10,7 +10,7 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
 
 # The engine (adjudicator/rules, words, input, options, compare, scoring) and the JSON of its answers
 # (web_api/serialize.py) compiled to C by mypyc, as scripts/compile-engine lists them: the same source, about
-# 1.6 times as fast (BENCHMARKS.md). Built on the very base the service runs on, so the extension modules fit
+# twice as fast in process (BENCHMARKS.md). Built on the very base the service runs on, so the extension modules fit
 # its Python; requirements-compile.txt holds the compiler and, at the service's pins, what the compiled modules
 # import. The compiler and gcc stay in this stage. tests/test_compiled_engine.py runs the suite against the
 # same build, and tests/test_fresh_install.py runs this stage's steps.

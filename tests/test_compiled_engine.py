@@ -1,4 +1,4 @@
-"""The engine the Docker image runs: ``adjudicator/rules`` compiled to C by mypyc (scripts/compile-engine).
+"""The engine the Docker image runs: compiled to C by mypyc (scripts/compile-engine lists the modules).
 
 Compiled code enforces the annotations at run time (a value of another type is a ``TypeError``, a 500
 to a client), so the compiled engine is a build of its own and is tested as one: the suite runs again
