@@ -180,7 +180,7 @@ def test_requirements_are_compiled_from_their_inputs():
 
 def readme_commands() -> list[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.findall(r"^((?:bash scripts/install-browser && )?python3 -m venv .+)$", text, flags=re.M)
+    return re.findall(r"^((?:bash scripts/install-[a-z]+ && )*python3 -m venv .+)$", text, flags=re.M)
 
 
 def test_readme_starts_with_the_serve_and_test_commands():
@@ -190,6 +190,7 @@ def test_readme_starts_with_the_serve_and_test_commands():
     assert "pip install" in serve and "-r requirements.txt" in serve and "gunicorn -c gunicorn.conf.py app:app" in serve
     assert "pip install" in test and "-r requirements-dev.txt" in test and "pytest" in test
     assert test.startswith("bash scripts/install-browser"), "the e2e tests need Debian's chromium"
+    assert "bash scripts/install-compiler && " in test, "tests/test_compiled_engine.py needs a C compiler"
 
 
 def test_ci_runs_the_readme_test_command():
