@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.input import parse
-from adjudicator.input.parse import _compare_kind, action, options_of, ruling_of, score_of, variant
+from adjudicator.input.parse import _compare_kind, _variant_ids, action, options_of, ruling_of, score_of
 from adjudicator.input import house_rules, shape
-from adjudicator.model.errors import MalformedRequest, UnknownVariant, issue, pointer
+from adjudicator.model.errors import MalformedRequest, UnknownVariant, issue
 from adjudicator.model.requests import CompareRequest
 from adjudicator.model.errors import AdjudicatorError
 from adjudicator.variants import load_all
@@ -27,19 +27,7 @@ def reference(payload, variants):
         raise MalformedRequest([issue("/variant", "error.compare_variant")])
     payload = shape.check(payload, "compare", variants)
     kind = _compare_kind(payload)
-    raw = payload.get("variants")
-    if raw is None:
-        ids = tuple(variants)
-    else:
-        if not raw:
-            raise MalformedRequest([issue("/variants", "error.empty_list")])
-        seen: list[str] = []
-        for i, vid in enumerate(raw):
-            variant(variants, vid, pointer("variants", i))
-            if vid in seen:
-                raise MalformedRequest([issue(pointer("variants", i), "error.variant_twice", variant=vid)])
-            seen.append(vid)
-        ids = tuple(seen)
+    ids = _variant_ids(payload.get("variants"), variants)  # the variant list is read alike either way
     body = {k: v for k, v in payload.items() if k != "variants"}
     if kind == "ruling":
         action(body["action"])

@@ -17,6 +17,20 @@ def bodies_of(page, path: str) -> list[dict]:
     return seen
 
 
+def open_score_pad(page, base) -> None:
+    """The score pad, with the variants' matrix loaded (the setup's choices come from it)."""
+    open_page(page, base, "#score")
+    expect(page.locator("html[data-matrix]")).to_have_count(1)
+
+
+def start_game(page, base, variant: str) -> None:
+    """A new game of ``variant`` without house rules, at its first round."""
+    open_score_pad(page, base)
+    page.locator(f"label[for=score-variant-{variant}]").tap()
+    page.locator("#start-game").tap()
+    expect(page.locator("#round-form-title")).to_have_text("Round 1")
+
+
 def start_da_ludo_with_house_rules(page):
     page.locator("label[for=score-variant-da-ludo]").tap()
     house = page.locator("#setup-house")
@@ -41,8 +55,7 @@ def start_da_ludo_with_house_rules(page):
 
 def test_house_rules_chosen_at_setup_are_kept_with_the_game_and_scored(phone):
     page, base = phone
-    open_page(page, base, "#score")
-    expect(page.locator("html[data-matrix]")).to_have_count(1)
+    open_score_pad(page, base)
     scores = bodies_of(page, "/v1/score")
     start_da_ludo_with_house_rules(page)
     box = page.locator("#game-house-rules")
@@ -63,8 +76,7 @@ def test_house_rules_chosen_at_setup_are_kept_with_the_game_and_scored(phone):
 
 def test_the_games_house_rules_apply_on_settle_to_rulings_and_options(phone):
     page, base = phone
-    open_page(page, base, "#score")
-    expect(page.locator("html[data-matrix]")).to_have_count(1)
+    open_score_pad(page, base)
     start_da_ludo_with_house_rules(page)
     rulings = bodies_of(page, "/v1/adjudicate")
     options = bodies_of(page, "/v1/options")
@@ -96,11 +108,7 @@ def test_the_games_house_rules_apply_on_settle_to_rulings_and_options(phone):
 
 def test_da_ludo_penalties_are_entered_and_summed_by_the_engine(phone):
     page, base = phone
-    open_page(page, base, "#score")
-    expect(page.locator("html[data-matrix]")).to_have_count(1)
-    page.locator("label[for=score-variant-da-ludo]").tap()
-    page.locator("#start-game").tap()
-    expect(page.locator("#round-form-title")).to_have_text("Round 1")
+    start_game(page, base, "da-ludo")
     # The variant's own penalties, in the service's words with their points; none for sv-classic.
     hint = page.locator("#penalty-hint-1")
     expect(hint).to_have_accessible_name("Penalty for a hint or signal between partners (\u2212500 each)")
@@ -123,20 +131,13 @@ def test_da_ludo_penalties_are_entered_and_summed_by_the_engine(phone):
 
 def test_sv_classic_has_no_penalty_entry(phone):
     page, base = phone
-    open_page(page, base, "#score")
-    expect(page.locator("html[data-matrix]")).to_have_count(1)
-    page.locator("label[for=score-variant-sv-classic]").tap()
-    page.locator("#start-game").tap()
-    expect(page.locator("#round-form-title")).to_have_text("Round 1")
+    start_game(page, base, "sv-classic")
     expect(page.locator("#team-0 [id^=penalty-]")).to_have_count(0)
 
 
 def test_a_da_ludo_team_below_zero_can_answer_its_opening_requirement(phone):
     page, base = phone
-    open_page(page, base, "#score")
-    expect(page.locator("html[data-matrix]")).to_have_count(1)
-    page.locator("label[for=score-variant-da-ludo]").tap()
-    page.locator("#start-game").tap()
+    start_game(page, base, "da-ludo")
     enter_counts(page, 0, melded=200, hand=30)  # no canasta: everything counts as minus
     enter_counts(page, 1, natural=1, melded=300)
     went_out(page, "Them")
@@ -160,8 +161,7 @@ def test_offline_the_phones_engine_scores_and_rules_under_the_games_house_rules(
     from test_engine_offline import wait_until_engine_kept
 
     page, base = phone
-    open_page(page, base, "#score")
-    expect(page.locator("html[data-matrix]")).to_have_count(1)
+    open_score_pad(page, base)
     wait_until_engine_kept(page)
     start_da_ludo_with_house_rules(page)
     page.context.set_offline(True)
