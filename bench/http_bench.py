@@ -550,9 +550,8 @@ def run_python(url: str, work: dict, connections: int, duration: float, max_requ
 def compiled_copy(into: Path) -> Path:
     """A copy of this checkout in ``into`` with its engine compiled (``--engine compiled``)."""
     root = into / "app"
-    shutil.copytree(ROOT, root, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.so", ".pytest_cache",
-                                                               ".hypothesis", "artifacts", "node_modules"))
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "compile-engine"), str(root)], check=True)
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "compile-engine"), str(root), "--copy-from", str(ROOT)],
+                   check=True)
     return root
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import runpy
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,18 +24,14 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = runpy.run_path(str(ROOT / "scripts" / "compile-engine"))
 COMPILED, LEFT_AS_PYTHON, MODULES = SCRIPT["COMPILED_PACKAGES"], SCRIPT["LEFT_AS_PYTHON"], SCRIPT["COMPILED_MODULES"]
 NOT_AGAIN = ("tests/e2e", "tests/test_fresh_install.py", "tests/test_compiled_engine.py")
-# what the copy leaves behind: the checkout's history, environments, caches and any stray build
-LEFT_OUT = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.so", ".pytest_cache", ".hypothesis",
-                                  "artifacts", "node_modules")
 
 
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory) -> Path:
     """A copy of the project with its engine compiled, as the image's builder stage makes it."""
     root = tmp_path_factory.mktemp("compiled") / "app"
-    shutil.copytree(ROOT, root, ignore=LEFT_OUT)
-    made = subprocess.run([sys.executable, "scripts/compile-engine", str(root)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+    made = subprocess.run([sys.executable, "scripts/compile-engine", str(root), "--copy-from", str(ROOT)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
     assert made.returncode == 0, made.stdout + made.stderr
     return root
 
