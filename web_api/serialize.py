@@ -288,7 +288,8 @@ def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
         out["consequences"] = [said(m, lang) for m in r.consequences]
     else:
         out["consequence_messages"] = [said_and_code(m, None)[1] for m in r.consequences]
-    out["deciding"] = citations(tuple(dict.fromkeys(f.citations[0] for f in r.deciding() if f.citations)))
+    # one-off per ruling: made directly, not kept among the shared citation lists (it would only crowd them)
+    out["deciding"] = [citation(c) for c in dict.fromkeys(f.citations[0] for f in r.deciding() if f.citations)]
     if r.readings:
         out["readings"] = [
             {"values": {p: jsonable(v) for p, v in reading.values}, "verdict": reading.verdict,
