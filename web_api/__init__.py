@@ -48,6 +48,7 @@ from adjudicator.variants import load_all
 
 from . import (batch_api, compare_api, meta_api, options_api, page, replay_api, rulings_api, scoring_api, security,
                variants_api)
+from .flask_app import ServiceFlask
 from .jsonio import OrjsonProvider
 from .phrases import register_phrases
 from .problems import register_error_handlers
@@ -94,7 +95,7 @@ def _from_environment() -> dict[str, Any]:
 
 def create_app(config: dict | None = None) -> Flask:
     """Build the app; ``config`` overrides the environment, :data:`DEFAULTS` and Flask settings (e.g. ``TESTING``)."""
-    app = Flask(__name__, static_folder=None)  # the page's files are served by web_api.page
+    app = ServiceFlask(__name__, static_folder=None)  # the page's files are served by web_api.page
     app.url_map.merge_slashes = False  # "//" is a 404, not a redirect built from the Host header
     app.config.update(DEFAULTS)
     app.config.update(_from_environment())
