@@ -87,6 +87,9 @@ accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s" rid=%({x-request-id}o)s'
+# gunicorn's logger, writing the same line but working out only the atoms the format names (~30 µs
+# less per request than building every atom, every header and every environ entry): web_api/access_log.py
+logger_class = "web_api.access_log.AccessLogger"
 
 # Heartbeat files on tmpfs (inside Docker, /tmp may be an overlay and slow). /dev/shm stays
 # writable when the root filesystem is read-only (Kubernetes readOnlyRootFilesystem).
