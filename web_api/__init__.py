@@ -20,6 +20,9 @@ Layout:
 * :mod:`web_api.caching`, :mod:`web_api.compression` -- ETags and 304s; gzip and brotli.
   (:mod:`web_api.workers` is gunicorn's worker class, not part of the app.)
 * :mod:`web_api.request_id` -- the ``X-Request-ID`` of each request.
+* :mod:`web_api.flask_app` -- the app's Flask class: what Flask works out again per request, worked out once.
+* :mod:`web_api.access_log` -- gunicorn's access log line, its atoms worked out as the format names them
+  (``logger_class`` in ``gunicorn.conf.py``; like :mod:`web_api.workers`, the server's, not the app's).
 
 Configuration (``create_app(config)`` keys; the environment variables are read
 when a key is not given):
