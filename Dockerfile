@@ -8,7 +8,7 @@ WORKDIR /engine
 COPY phone_engine/package.json phone_engine/package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
 
-# The engine (adjudicator/rules, words, input, options, compare, scoring) and the JSON of its answers
+# The engine (adjudicator/rules, words, input, options, compare, scoring; model/cards.py) and the JSON of its answers
 # (web_api/serialize.py) compiled to C by mypyc, as scripts/compile-engine lists them: the same source, about
 # twice as fast in process (BENCHMARKS.md). Built on the very base the service runs on, so the extension modules fit
 # its Python; requirements-compile.txt holds the compiler and, at the service's pins, what the compiled modules
@@ -55,6 +55,7 @@ COPY --from=engine-compiled /build/adjudicator/input/*.so adjudicator/input/
 COPY --from=engine-compiled /build/adjudicator/options/*.so adjudicator/options/
 COPY --from=engine-compiled /build/adjudicator/compare/*.so adjudicator/compare/
 COPY --from=engine-compiled /build/adjudicator/scoring/*.so adjudicator/scoring/
+COPY --from=engine-compiled /build/adjudicator/model/*.so adjudicator/model/
 COPY --from=engine-compiled /build/web_api/*.so web_api/
 COPY --from=engine-compiled /build/*__mypyc*.so ./
 

@@ -20,6 +20,10 @@ decided across readings (:mod:`adjudicator.rules.readings`), and the table check
 package is imported under another name, and the two are timed pass for pass, alternately, by CPU time,
 so both meet the same load (a shared machine moves either run by more than most changes are worth).
 It prints the best and the median pass of each and their difference.
+
+``--passes N`` times each workload N passes by CPU time and prints the median and the best pass of each
+on one line: the figure to alternate between two compiled copies (one of main, one of a branch), which
+cannot share a process (their extension modules have the same names).
 """
 
 from __future__ import annotations
@@ -140,6 +144,25 @@ def against(ref: str, rounds: int) -> None:
               f"{here[0]:6.1f} median {here[len(here) // 2]:6.1f} | {best:+.1%} best, {median:+.1%} median")
 
 
+def passes(count: int) -> None:
+    """CPU µs per item of each workload: the median and the best of ``count`` passes (after one untimed)."""
+    timed = workloads("adjudicator")
+    said = []
+    for name, (call, items) in timed.items():
+        for item in items:  # untimed: caches filled, code warm
+            call(item)
+        times = []
+        for _ in range(count):
+            cpu = time.process_time()
+            for item in items:
+                call(item)
+            times.append((time.process_time() - cpu) / len(items) * 1e6)
+        times.sort()
+        said.append(f"{name} {times[len(times) // 2]:.1f} (best {times[0]:.1f})")
+    print(f"CPU µs per item, median (best) of {count} passes, load average {os.getloadavg()[0]:.1f}: "
+          + " | ".join(said))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0)
@@ -147,9 +170,14 @@ def main() -> None:
                         "and without open points, apart")
     parser.add_argument("--against", metavar="REF", help="compare with the engine at this git ref, in-process")
     parser.add_argument("--rounds", type=int, default=15, help="alternating passes each, with --against")
+    parser.add_argument("--passes", type=int, metavar="N", help="the median and best of N passes by CPU time, "
+                        "each workload")
     args = parser.parse_args()
     if args.against:
         against(args.against, args.rounds)
+        return
+    if args.passes:
+        passes(args.passes)
         return
     t0 = time.perf_counter()
     variants = load_all()

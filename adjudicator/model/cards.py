@@ -106,3 +106,28 @@ def is_red_three(card: str) -> bool:
 def is_black_three(card: str) -> bool:
     return card != JOKER and card[:-1] == "3" and card[-1] not in RED_SUITS
 
+
+def counts(cards, less=()) -> dict[str, int]:
+    """How many of each card ``cards`` hold beyond the cards of ``less`` (a multiset difference; a card
+    ``less`` has more of stays at zero). Plain dict counting: the engine's lists are short, and a
+    ``Counter`` costs several times more to make and subtract."""
+    out: dict[str, int] = {}
+    for card in cards:
+        out[card] = out.get(card, 0) + 1
+    for card in less:
+        n = out.get(card, 0)
+        if n:
+            out[card] = n - 1
+    return out
+
+
+def beyond(cards, available: dict[str, int]) -> list[str]:
+    """The cards of ``cards`` that ``available`` (from :func:`counts`, used up here) does not cover, sorted."""
+    out = []
+    for card in cards:
+        n = available.get(card, 0)
+        if n:
+            available[card] = n - 1
+        else:
+            out.append(card)
+    return sorted(out)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter
 
+from ..model.cards import beyond, counts
 from .judge import Judge
 from .melds import is_canasta
 from ..model.messages import Cards, Fact, Items, Word, msg
@@ -42,12 +42,11 @@ def check_canastas(judge: Judge, situation: Situation, table: Table, cards_left:
 def check_all_cards(judge: Judge, situation: Situation, action) -> None:
     """Going out gets rid of every card: meld them all, or all but one and discard it."""
     with judge.rule("go_out.all_cards") as check:
-        left = Counter(situation.need_hand()) - Counter(action.hand_cards())
+        left = beyond(situation.need_hand(), counts(action.hand_cards()))
         ok = judge.param("go_out.discard_last" if action.discard else "go_out.meld_all")
         how = Word("meld_all_but_one" if action.discard else "meld_all")
         if left:
-            check.result(False, "go_out.cards_left", count=sum(left.values()),
-                         cards=Cards(tuple(sorted(left.elements()))))
+            check.result(False, "go_out.cards_left", count=len(left), cards=Cards(tuple(left)))
         else:
             check.result(bool(ok), "go_out.by" if ok else "go_out.by_refused", how=how)
 

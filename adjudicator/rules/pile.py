@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import NamedTuple
 
-from ..model.cards import JOKER, is_black_three, is_red_three, rank
+from ..model.cards import JOKER, beyond, counts, is_black_three, is_red_three, rank
 from .judge import Judge, NotStated
 from .melds import natural_rank
 from ..model.messages import Card, Cards, Items, Message, Rank, msg
@@ -190,14 +189,11 @@ def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: lis
 
 def pile_cards_used(situation: Situation, action) -> list[str]:
     """Cards the action melds that can only have come from the pile this turn."""
-    laid = Counter(action.laid_cards())
     if action.type == "take_pile":
-        hand_left = Counter(situation.need_hand()) - Counter(action.with_cards)
-        return sorted((laid - hand_left).elements())
+        return beyond(action.laid_cards(), counts(situation.need_hand(), action.with_cards))
     if situation.drew != "pile" or not situation.cards_from_pile:
         return []
-    own = Counter(situation.need_hand()) - Counter(situation.cards_from_pile)
-    return sorted((laid - own).elements())
+    return beyond(action.laid_cards(), counts(situation.need_hand(), situation.cards_from_pile))
 
 
 def check_pile_cards(judge: Judge, situation: Situation, action) -> list[str]:

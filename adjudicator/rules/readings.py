@@ -79,9 +79,9 @@ def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], r
     verdicts = {r.verdict for _, r in runs}
     verdict = verdicts.pop() if len(verdicts) == 1 else UNDETERMINED
     readings = tuple(Reading(values, r.verdict, tuple(f.message for f in r.deciding())) for values, r in runs)
-    findings = _findings(points, runs)
+    findings = _findings(points, runs, rules)
     if verdict == UNDETERMINED:  # what the text leaves open decides: its words come first
-        about_points = cited(rules, points)[0]
+        about_points = _cited_points(rules, points)
         findings = tuple(made_finding(f.rule, f.passed, f.message, f.parameters,
                                  tuple(dict.fromkeys(about_points + f.citations)), f.house_rules, f.open_on, f.missing)
                          if f.passed is None and f.open_on == tuple(points) else f for f in findings)
@@ -104,7 +104,27 @@ def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], r
 
 
 
-def _findings(points: list[str], runs: list[tuple[tuple, Ruling]]) -> tuple[Finding, ...]:
+def _cited_points(rules: Variant, points: list[str]) -> tuple:
+    """The words of the open points themselves, worked out once per variant for each set of points."""
+    key = ("open points", tuple(points))
+    hit = rules.cite_cache.get(key)
+    if hit is None:
+        hit = rules.cite_cache[key] = cited(rules, points)[0]
+    return hit
+
+
+def _reading_message(rules: Variant, values: tuple) -> Message:
+    """One reading in words, made once per variant for each reading (a message is never changed once made;
+    keyed by each value's repr, as :meth:`~adjudicator.variants.Variant.under_readings` is: ``True`` is not
+    ``1``)."""
+    key = ("reading words", tuple((name, repr(value)) for name, value in values))
+    hit = rules.cite_cache.get(key)
+    if hit is None:
+        hit = rules.cite_cache[key] = reading_message(values)
+    return hit
+
+
+def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], rules: Variant) -> tuple[Finding, ...]:
     """Findings matched by (rule, occurrence) across the readings, in order of first appearance."""
     order: list[tuple] = []
     per: dict[tuple, list] = {}
@@ -130,13 +150,13 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]]) -> tuple[Find
 
     def reading_words() -> list[Message]:  # each run's reading in words, made once, when a finding needs them
         if not said:
-            said.extend(reading_message(values) for values, _ in runs)
+            said.extend(_reading_message(rules, values) for values, _ in runs)
         return said
     for key in order:
         found = per[key]
         present = [f for f in found if f is not None]
         base = present[0]
-        if len(present) == len(runs) and all(f == base for f in present[1:]):
+        if len(present) == len(runs) and all(f is base or f == base for f in present[1:]):
             # the same finding under every reading (most of them): kept as it is, less the points tried
             if not base.open_on:
                 out.append(base)
