@@ -71,7 +71,7 @@ def complete(situation: Situation, rules: Variant, group: str, ruled: list[Varia
             seen.add(key)
             kept.append(option)
     memo = {} if memo is None else memo
-    readings = Readings(ruled)
+    readings = Readings.of(rules, ruled)
     if _by_parts(situation, group):
         return kept, *_by_layouts(situation, rules, readings, memo, seen, ruled, rule)
     if group == "take_pile" and situation.team.melds:
