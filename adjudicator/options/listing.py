@@ -186,12 +186,17 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> l
     chosen = search_readings(situation, rules, after)  # the readings the search tries, and their values
     readings = [variant for _, variant in chosen]
     for ruled in readings:
-        hand = view(situation, ruled, after)
+        todo = []  # the groups whose proposals this reading can change
         for kind in GROUPS[phase]:
             reading = (kind, *(ruled.params[p].value for p in READS[kind]))
             if reading in done or (kind != "draw" and situation.hand is None):
                 continue
             done.add(reading)
+            todo.append(kind)
+        if not todo:
+            continue
+        hand = view(situation, ruled, after)
+        for kind in todo:
             found, attempt = GENERATORS[kind](hand, situation)
             merge(slots[kind], found)
             attempts.setdefault(kind, attempt)
