@@ -27,12 +27,21 @@ does not inflate them (wall-clock figures on a shared machine did, several-fold)
 Then again after ``gc.freeze()``: with the garbage collector as it is, its full collections
 (each walks the loaded variants and their caches, ~10 ms) are most of the p99; a server that
 freezes what it loaded at start-up does not pay them per request.
+
+``--http-workload`` measures instead what the HTTP benchmark sends: the 255 situations of
+``POST /v1/options`` in ``bench/http_bench.py`` (``build_workloads()``), each answered through the
+app's WSGI callable as gunicorn calls it (Flask, hooks, JSON), after ``gc.freeze()`` as ``app.py``
+does. It prints the CPU per request over all bodies (what decides the server's throughput), the
+distribution of the bodies' own medians (p50/p90/p99/max), and the slowest bodies by variant,
+phase, team opened or not and hand size -- the tail that blocks a gevent worker's other
+connections. Run it from a compiled copy to see the engine as the image runs it (bench/README.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import statistics
 import sys
 import time
@@ -110,11 +119,75 @@ def report(label: str, samples: list[float]) -> None:
           f"({len(samples)} answers)")
 
 
+def http_workload(rounds: int, slowest: int) -> None:
+    """CPU per ``POST /v1/options`` of the HTTP benchmark's bodies, through the WSGI app, per body."""
+    import io  # noqa: PLC0415
+
+    from werkzeug.test import EnvironBuilder  # noqa: PLC0415
+
+    from bench.http_bench import build_workloads  # noqa: PLC0415
+
+    bodies = build_workloads()["POST /v1/options"]["bodies"]
+    import app as service  # noqa: PLC0415 -- as gunicorn loads it
+
+    def environ(body: bytes) -> dict:
+        return EnvironBuilder(path="/v1/options", method="POST", data=body, content_type="application/json",
+                              headers={"Accept": "application/json", "Host": "127.0.0.1"}).get_environ()
+
+    def answer(env: dict, body: bytes) -> str:
+        env = dict(env, **{"wsgi.input": io.BytesIO(body)})
+        status: list[str] = []
+        result = service.app(env, lambda s, h, exc=None: status.append(s))
+        for _ in result:
+            pass
+        if hasattr(result, "close"):
+            result.close()
+        return status[0]
+
+    prepared = [(environ(b), b) for b in bodies]
+    for env, body in prepared:  # warm-up: every answer must be a 200
+        if not answer(env, body).startswith("200"):
+            raise SystemExit(f"not answered 200: {body[:200]!r}")
+    gc.collect()
+    gc.freeze()
+    per: list[list[float]] = [[] for _ in prepared]
+    for _ in range(rounds):
+        for i, (env, body) in enumerate(prepared):
+            start = time.process_time()
+            answer(env, body)
+            per[i].append(time.process_time() - start)
+    every = [t for times in per for t in times]
+    medians = [statistics.median(times) * 1000 for times in per]
+    ranked = sorted(medians)
+
+    def at(q: float) -> float:
+        return ranked[min(len(ranked) - 1, int(len(ranked) * q))]
+    print(f"POST /v1/options, the HTTP benchmark's {len(bodies)} bodies through the WSGI app, {rounds} rounds, "
+          f"after gc.freeze(): CPU {sum(every) / len(every) * 1e6:,.0f} µs per request")
+    print(f"  per body (median of its rounds): p50 {at(0.5):.2f} ms, p90 {at(0.9):.2f} ms, p99 {at(0.99):.2f} ms, "
+          f"max {ranked[-1]:.2f} ms")
+    print("  slowest:")
+    for i in sorted(range(len(bodies)), key=lambda i: -medians[i])[:slowest]:
+        payload = json.loads(bodies[i])
+        sit = payload["situation"]
+        turn = (sit.get("turn") or {}).get("drew", "-") if "turn" in sit else "not said"
+        opened = "opened" if (sit.get("team") or {}).get("melds") else "yet to open"
+        print(f"    {medians[i]:6.2f} ms  {payload['variant']:<12} drew {str(turn):<8} {opened:<11} "
+              f"hand {len((sit.get('player') or {}).get('hand') or [])}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=300, help="passes over the 15-card workload")
     parser.add_argument("--big-runs", type=int, default=60, help="passes over the whole-deck workload")
+    parser.add_argument("--http-workload", action="store_true",
+                        help="the HTTP benchmark's options bodies through the WSGI app, per body (see above)")
+    parser.add_argument("--rounds", type=int, default=5, help="with --http-workload: passes over the bodies")
+    parser.add_argument("--slowest", type=int, default=10, help="with --http-workload: the slowest bodies shown")
     args = parser.parse_args()
+    if args.http_workload:
+        http_workload(args.rounds, args.slowest)
+        return
     variants = load_all()
     for name, payloads in workloads(variants).items():  # warm the caches (citations, meld shapes)
         timings(payloads, 2, variants, whole=True)

@@ -71,26 +71,26 @@ def complete(situation: Situation, rules: Variant, group: str, ruled: list[Varia
             seen.add(key)
             kept.append(option)
     memo = {} if memo is None else memo
-    readings = Readings(ruled)
+    readings = Readings.of(rules, ruled)
     if _by_parts(situation, group):
         return kept, *_by_layouts(situation, rules, readings, memo, seen, ruled, rule)
     if group == "take_pile" and situation.team.melds:
         return kept, *_opened_takes(situation, rules, readings, memo, seen, ruled, rule)
     moves, whole = CANDIDATES[group](situation, readings, memo)
     more, work = [], 0
-    for move in moves:
-        key = canonical(move.action, situation)
+    for action, moved in moves:
+        key = canonical(action, situation)
         if key in seen:
             continue
         seen.add(key)
         if work >= MAX_WORK:
             whole = False
             break
-        ruling = rule(move.action)
+        ruling = rule(action)
         work += _work(ruling, situation)
         if ruling.verdict in (LEGAL, UNDETERMINED):
-            more.append(((ruling.verdict != LEGAL, _wilds(move.action), -len(move.action.hand_cards())),
-                         ruling.verdict, lambda m=move, r=ruling: (m, r)))
+            more.append(((ruling.verdict != LEGAL, _wilds(action), -len(action.hand_cards())),
+                         ruling.verdict, lambda m=moved, a=action, r=ruling: (m(a), r)))
     more.sort(key=lambda m: m[0])
     return kept, [(verdict, make) for _, verdict, make in more], whole
 
@@ -168,15 +168,15 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
         if verdict in (LEGAL, UNDETERMINED):
             more.append((order, verdict, make))
     for top, meld_rank, with_cards, rest in _take_choices(situation):
-        take = _take_move(Action(ActionType.TAKE_PILE, with_cards=tuple(with_cards)), top, meld_rank)
-        shown = canonical(take.action)[1]
-        bare = rule(take.action)
+        take = Action(ActionType.TAKE_PILE, with_cards=tuple(with_cards))
+        shown = canonical(take)[1]
+        bare = rule(take)
         work += _work(bare, situation)
         budget -= 1
         if ("take_pile", shown, (), (), None, ()) not in seen:
             seen.add(("take_pile", shown, (), (), None, ()))
-            keep(bare.verdict, (bare.verdict != LEGAL, _wilds(take.action), -len(with_cards)),
-                 lambda m=take, r=bare: (m, r))
+            keep(bare.verdict, (bare.verdict != LEGAL, _wilds(take), -len(with_cards)),
+                 lambda m=_take_maker(top, meld_rank), a=take, r=bare: (m(a), r))
         if bare.verdict == ILLEGAL or not meld_rank or not rest.counts:
             continue
         spots, found, done = layouts(rest, situation.team.melds, readings, extra_add=meld_rank,
@@ -185,7 +185,7 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
         budget -= len(found)
         parts = Parts(situation, rules, chosen_values, with_cards=tuple(with_cards),
                       take=(meld_rank, per_reading(summary_of(bare), chosen_values), lays))
-        shown_wilds, shown_count = _wilds(take.action), len(with_cards)  # the same for each layout
+        shown_wilds, shown_count = _wilds(take), len(with_cards)  # the same for each layout
         for chosen, melds, adds, laid, wilds in _laid(found, spots):
             key = ("take_pile", shown, melds, adds, None, ())
             if key in seen:
@@ -231,7 +231,10 @@ def _lazy(situation, hand, spots, chosen, verdict, rule):
 
 
 def _meld_move(situation: Situation, hand: Hand, spots, chosen) -> Move:
-    action = build(ActionType.MELD, hand, spots, chosen)
+    return _meld_made(situation, build(ActionType.MELD, hand, spots, chosen))
+
+
+def _meld_made(situation: Situation, action: Action) -> Move:
     opening = not situation.team.melds
     return Move(_key("meld", action, situation), "opening" if opening else ("add" if not action.melds else "meld"),
                 _lay_message(action), action)
@@ -281,9 +284,14 @@ def _discards(situation: Situation, readings: Readings, memo: dict):
     firsts: dict[str, str] = {}
     for (k, _), cards in hand.pools.items():
         firsts.setdefault(k, cards[0])
-    return [Move(f"discard:{card}", "discard", msg("options.discard.card", card=Card(card)),
-                 Action(ActionType.DISCARD, discard=card), None if k in ("JK",) else card[:-1])
-            for k, card in firsts.items()], True
+    return [(Action(ActionType.DISCARD, discard=card), _discard_move) for card in firsts.values()], True
+
+
+def _discard_move(action: Action) -> Move:
+    card = action.discard
+    assert card is not None, "a discard names its card"
+    return Move(f"discard:{card}", "discard", msg("options.discard.card", card=Card(card)), action,
+                None if card == "JK" else card[:-1])
 
 
 def _melds(situation: Situation, readings: Readings, memo: dict):
@@ -291,27 +299,31 @@ def _melds(situation: Situation, readings: Readings, memo: dict):
     return _meld_moves(situation, hand, spots, found), whole
 
 
-def _meld_moves(situation: Situation, hand: Hand, spots: list[Place], found: list) -> Iterator[Move]:
-    """Each layout's move, built only as it is ruled: the group stops at :data:`MAX_WORK`, most of a whole
-    deck's layouts unbuilt. A generator function, not a generator expression: mypyc builds the list of a
-    generator expression whole."""
+def _meld_moves(situation: Situation, hand: Hand, spots: list[Place], found: list) -> Iterator[tuple]:
+    """Each layout's action, built only as it is ruled: the group stops at :data:`MAX_WORK`, most of a whole
+    deck's layouts unbuilt; its key and words only once it is read. A generator function, not a generator
+    expression: mypyc builds the list of a generator expression whole."""
+    def made(action: Action) -> Move:
+        return _meld_made(situation, action)
     for chosen, _ in found:
-        yield _meld_move(situation, hand, spots, chosen)
+        yield build(ActionType.MELD, hand, spots, chosen), made
 
 
 def _go_outs(situation: Situation, readings: Readings, memo: dict):
     hand, spots, found, whole = _walked(situation, readings, memo)
+
+    def made(action: Action) -> Move:
+        return _go_out_move(action, situation)
     out = []
     for chosen, left in found:
         if left is None:  # more than one card left: no way out
             continue
         size = sum(left.values())
         discard = next(iter(left)) if size else None
-        action = build(ActionType.GO_OUT, hand, spots, chosen, discard=discard)
-        out.append(_go_out_move(action, situation))
+        out.append((build(ActionType.GO_OUT, hand, spots, chosen, discard=discard), made))
     cards = situation.hand or ()
     if sum(hand.counts.values()) == 1:
-        out.append(_go_out_move(Action(ActionType.GO_OUT, discard=cards[0]), situation))
+        out.append((Action(ActionType.GO_OUT, discard=cards[0]), made))
     return out, whole
 
 
@@ -351,8 +363,8 @@ def _take_choices(situation: Situation):
 def _takes(situation: Situation, readings: Readings, memo: dict):
     out, whole, budget = [], True, MAX_MOVES
     for top, meld_rank, with_cards, rest in _take_choices(situation):
-        take = Action(ActionType.TAKE_PILE, with_cards=tuple(with_cards))
-        out.append(_take_move(take, top, meld_rank))
+        made = _take_maker(top, meld_rank)
+        out.append((Action(ActionType.TAKE_PILE, with_cards=tuple(with_cards)), made))
         budget -= 1
         if situation.team.melds or not meld_rank:
             continue
@@ -360,12 +372,17 @@ def _takes(situation: Situation, readings: Readings, memo: dict):
                                      extra_meld=(top, *with_cards), limit=max(1, budget))
         whole = whole and done
         for chosen, _ in found:
-            action = build(ActionType.TAKE_PILE, rest, spots, chosen, with_cards=with_cards)
-            out.append(_take_move(action, top, meld_rank))
+            out.append((build(ActionType.TAKE_PILE, rest, spots, chosen, with_cards=with_cards), made))
         budget -= len(found)
         if budget <= 0:
             return out, False
     return out, whole
+
+
+def _take_maker(top: str, meld_rank: str | None) -> Callable[[Action], Move]:
+    def made(action: Action) -> Move:
+        return _take_move(action, top, meld_rank)
+    return made
 
 
 def _take_move(action: Action, top: str, meld_rank: str | None) -> Move:

@@ -30,6 +30,7 @@ _SUBJECT = msg("subject.this_meld")
 # one new house-rule combination adds 100-700 (issue 24).
 FITS_CACHE_SIZE = 4096
 _FITS: OrderedDict[tuple, bool] = OrderedDict()
+SHAPE_MEMO = 2048  # counts a variant's kept shape remembers at most (a 15-card hand's listing adds ~20)
 
 
 class Shape:
@@ -41,6 +42,19 @@ class Shape:
         self.wild_card = JOKER if known(rules, "wild.jokers") else ("2S" if known(rules, "wild.twos") else None)
         self._ranges: dict[tuple[int, int], range | None] = {}
         self.memo: dict[tuple, list] = {}  # the opening search's uses of a rank, by the rank's counts
+
+    @staticmethod
+    def of(rules: Variant) -> "Shape":
+        """The variant object's own shape, kept with it (its ``cite_cache``), so that the counts it has worked
+        out (:meth:`wild_range`, the opening search's ``memo``) serve every request under that variant -- each
+        bounded by what a deck can hold of a rank. A copy with house rules or under a reading has its own."""
+        held = rules.cite_cache.get("option_shape")
+        if not isinstance(held, Shape):
+            held = rules.cite_cache["option_shape"] = Shape(rules)
+        elif len(held.memo) > SHAPE_MEMO or len(held._ranges) > SHAPE_MEMO:  # odd tables only: start afresh
+            held.memo.clear()
+            held._ranges.clear()
+        return held
 
     def fits(self, n: int, w: int) -> bool:
         """Whether ``n`` naturals of one rank and ``w`` wild cards pass every composition check
@@ -150,7 +164,7 @@ def view(situation: Situation, rules: Variant, after_draw: bool) -> HandView:
             blacks.append(card)
         else:
             naturals.setdefault(rank(card), []).append(card)
-    out = HandView(rules, naturals, [], blacks, reds, [], usable, hand, Shape(rules))
+    out = HandView(rules, naturals, [], blacks, reds, [], usable, hand, Shape.of(rules))
     out.wilds = sorted(wilds, key=lambda c: (out.value(c), c))
     out.team = [_team_meld(rules, m) for m in situation.team.melds or ()]
     return out

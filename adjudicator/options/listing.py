@@ -52,7 +52,10 @@ HAND = "/player/hand"
 _OPENING = ("opening.negative", "opening.melds_together", "opening.bonuses_count", "opening.red_threes_count")
 # The open points each generator's proposals depend on: it runs once per reading of these, not of all of them.
 READS = {"draw": (), "discard": (), "take_pile": ("wild.twos", *_OPENING), "meld": SEARCH_POINTS,
-         "go_out": ("wild.twos", "pile.cards_usable_same_turn", *_OPENING)}
+         "go_out": ("wild.twos", "pile.cards_usable_same_turn", "opening.negative")}
+# go_out: its plans aim at the opening minimum (``opening.negative`` sets a negative score's) and read none of
+# the other opening points (how melds count together, bonuses, red threes): under readings that differ only in
+# those, the plans are the same, and were made again and thrown away in the merge.
 # Each group's generator: (hand view, situation) -> (slots, the most natural attempt or None).
 GENERATORS = {"draw": lambda hand, situation: (draw_slots(hand, situation), None), "take_pile": take_slots,
               "meld": meld_slots, "go_out": go_out_slots,
@@ -183,12 +186,17 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> l
     chosen = search_readings(situation, rules, after)  # the readings the search tries, and their values
     readings = [variant for _, variant in chosen]
     for ruled in readings:
-        hand = view(situation, ruled, after)
+        todo = []  # the groups whose proposals this reading can change
         for kind in GROUPS[phase]:
             reading = (kind, *(ruled.params[p].value for p in READS[kind]))
             if reading in done or (kind != "draw" and situation.hand is None):
                 continue
             done.add(reading)
+            todo.append(kind)
+        if not todo:
+            continue
+        hand = view(situation, ruled, after)
+        for kind in todo:
             found, attempt = GENERATORS[kind](hand, situation)
             merge(slots[kind], found)
             attempts.setdefault(kind, attempt)
