@@ -152,6 +152,7 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
             else:
                 results.append(VariantResult(vid, score=score(asked_here, variants)))
         except AdjudicatorError as e:
+            e.with_traceback(None)  # kept as a value: a traceback's frames would hold this list in a cycle
             raised.append(e)
             results.append(VariantResult(vid, problem=e))
     if raised and len(raised) == len(request.variants) and not isinstance(raised[0], RuleNotStated) \

@@ -411,7 +411,7 @@ def _each(ids: tuple[str, ...], parse_one) -> list:
         except UnknownVariant:
             raise
         except AdjudicatorError as e:
-            asked.append(e)
+            asked.append(e.with_traceback(None))  # a value now: its frames would hold this list in a cycle
     return asked
 
 

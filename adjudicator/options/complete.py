@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 from itertools import product
 from typing import Callable, Iterator
 
@@ -161,12 +162,10 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
     read nothing laid), so its layouts are not walked; the others' verdicts come from their parts -- the take
     with one rank's cards laid (:class:`~adjudicator.options.parts.Parts`) -- as in :func:`_by_layouts`."""
     chosen_values = memo.get("chosen") or [{} for _ in ruled]
-    more, whole, budget, work = [], True, MAX_MOVES, 0
+    whole, budget, work = True, MAX_MOVES, 0
+    more: list[tuple] = []
     lays: dict[tuple, tuple] = {}  # a rank's cards laid with a take, by kinds (see Parts)
-
-    def keep(verdict, order, make):
-        if verdict in (LEGAL, UNDETERMINED):
-            more.append((order, verdict, make))
+    keep = partial(_keep, more)
     for top, meld_rank, with_cards, rest in _take_choices(situation):
         take = Action(ActionType.TAKE_PILE, with_cards=tuple(with_cards))
         shown = canonical(take)[1]
@@ -207,6 +206,11 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
     return _ordered(more), whole
 
 
+def _keep(more: list, verdict: str, order: tuple, make) -> None:
+    if verdict in (LEGAL, UNDETERMINED):
+        more.append((order, verdict, make))
+
+
 def _ordered(more: list) -> list[tuple]:
     more.sort(key=lambda m: m[0])
     return [(verdict, make) for _, verdict, make in more]
@@ -216,18 +220,30 @@ def _built_take(rest: Hand, spots, chosen, with_cards, top, meld_rank) -> Move:
     return _take_move(build(ActionType.TAKE_PILE, rest, spots, chosen, with_cards=tuple(with_cards)), top, meld_rank)
 
 
+# The moves, makers and rulings a listing keeps are partials of module functions, not closures: compiled, a
+# nested function and the environment it shares hold each other, so every move of a walk would stay alive in a
+# reference cycle, for the garbage collector to find, long after its answer was sent.
+
 def _lazy_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule):
-    def make():
-        move = _built_take(rest, spots, chosen, with_cards, top, meld_rank)
-        return move, LazyRuling(verdict, lambda: rule(move.action))
-    return make
+    return partial(_make_take, rest, spots, chosen, with_cards, top, meld_rank, verdict, rule)
+
+
+def _make_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule):
+    move = _built_take(rest, spots, chosen, with_cards, top, meld_rank)
+    return move, LazyRuling(verdict, partial(_rule_of, rule, move))
 
 
 def _lazy(situation, hand, spots, chosen, verdict, rule):
-    def make():
-        move = _meld_move(situation, hand, spots, chosen)
-        return move, LazyRuling(verdict, lambda: rule(move.action))
-    return make
+    return partial(_make_meld, situation, hand, spots, chosen, verdict, rule)
+
+
+def _make_meld(situation, hand, spots, chosen, verdict, rule):
+    move = _meld_move(situation, hand, spots, chosen)
+    return move, LazyRuling(verdict, partial(_rule_of, rule, move))
+
+
+def _rule_of(rule, move: "Move") -> Ruling:
+    return rule(move.action)
 
 
 def _meld_move(situation: Situation, hand: Hand, spots, chosen) -> Move:
@@ -303,17 +319,14 @@ def _meld_moves(situation: Situation, hand: Hand, spots: list[Place], found: lis
     """Each layout's action, built only as it is ruled: the group stops at :data:`MAX_WORK`, most of a whole
     deck's layouts unbuilt; its key and words only once it is read. A generator function, not a generator
     expression: mypyc builds the list of a generator expression whole."""
-    def made(action: Action) -> Move:
-        return _meld_made(situation, action)
+    made = partial(_meld_made, situation)
     for chosen, _ in found:
         yield build(ActionType.MELD, hand, spots, chosen), made
 
 
 def _go_outs(situation: Situation, readings: Readings, memo: dict):
     hand, spots, found, whole = _walked(situation, readings, memo)
-
-    def made(action: Action) -> Move:
-        return _go_out_move(action, situation)
+    made = partial(_go_out_made, situation)
     out = []
     for chosen, left in found:
         if left is None:  # more than one card left: no way out
@@ -325,6 +338,10 @@ def _go_outs(situation: Situation, readings: Readings, memo: dict):
     if sum(hand.counts.values()) == 1:
         out.append((Action(ActionType.GO_OUT, discard=cards[0]), made))
     return out, whole
+
+
+def _go_out_made(situation: Situation, action: Action) -> Move:
+    return _go_out_move(action, situation)
 
 
 def _go_out_move(action: Action, situation: Situation) -> Move:
@@ -380,9 +397,11 @@ def _takes(situation: Situation, readings: Readings, memo: dict):
 
 
 def _take_maker(top: str, meld_rank: str | None) -> Callable[[Action], Move]:
-    def made(action: Action) -> Move:
-        return _take_move(action, top, meld_rank)
-    return made
+    return partial(_take_made, top, meld_rank)
+
+
+def _take_made(top: str, meld_rank: str | None, action: Action) -> Move:
+    return _take_move(action, top, meld_rank)
 
 
 def _take_move(action: Action, top: str, meld_rank: str | None) -> Move:
@@ -410,17 +429,19 @@ def _lay_message(action: Action) -> Message:
 def _key(group: str, action: Action, situation: Situation | None = None) -> str:
     """A stable key naming the move by kinds: ``meld:add(K:K,K);meld(9,9,JK)`` (and, after taking the pile,
     ``;from_pile(7)``: the kinds laid that came from it, where that tells two moves apart)."""
-    def kinds(cards) -> str:
-        return ",".join(sorted((kind(c) for c in cards), key=_kind_order))
-    parts = [f"with({kinds(action.with_cards)})"] if action.type == "take_pile" else []
-    parts += sorted(f"meld({kinds(m)})" for m in action.melds)
-    parts += sorted(f"add({a.to}:{kinds(a.cards)})" for a in action.adds)
+    parts = [f"with({_key_kinds(action.with_cards)})"] if action.type == "take_pile" else []
+    parts += sorted(f"meld({_key_kinds(m)})" for m in action.melds)
+    parts += sorted(f"add({a.to}:{_key_kinds(a.cards)})" for a in action.adds)
     if action.discard:
         parts.append(f"discard({kind(action.discard)})")
     from_pile = canonical(action, situation)[5] if situation is not None else ()
     if from_pile:
         parts.append(f"from_pile({','.join(from_pile)})")
     return f"{group}:{';'.join(parts)}"
+
+
+def _key_kinds(cards) -> str:
+    return ",".join(sorted((kind(c) for c in cards), key=_kind_order))
 
 
 def _kind_order(k: str) -> tuple:

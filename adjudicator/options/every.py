@@ -49,12 +49,14 @@ def kind(card: str) -> str:
     return r
 
 
+def kinds(cards) -> tuple[str, ...]:
+    """The kinds of some cards, sorted: a part of a move, its suits forgotten."""
+    return tuple(sorted(kind(c) for c in cards))
+
+
 def canonical(action: Action, situation: Situation | None = None) -> tuple:
     """The move an action stands for: the kinds of each part, parts unordered, and -- after taking the
     pile, where the engine tells them apart -- the kinds of the laid cards that came from the pile."""
-    def kinds(cards) -> tuple[str, ...]:
-        return tuple(sorted(kind(c) for c in cards))
-
     from_pile: tuple[str, ...] = ()
     if situation is not None and situation.drew == "pile" and situation.cards_from_pile and situation.hand:
         own = Counter(situation.hand) - Counter(situation.cards_from_pile)
@@ -189,45 +191,69 @@ def _team_cards(team_melds, extra, r):
     return tuple(extra) if extra is not None else ()
 
 
+def _nothing(_left: dict) -> tuple:
+    """The counts a place without classes depends on: none."""
+    return ()
+
+
 def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = None, extra_meld=None,
             limit: int = MAX_MOVES):
     """Every assignment of the hand's classes to places: (the places, [({place index: Counter of classes},
     the classes left in hand when at most one card is left, else None)], whether the walk was complete --
     not cut at ``limit``)."""
-    spots = places(hand, team_melds, readings, extra_add)
-    wild_classes = [c for c in hand.counts if c[0] in WILD]
-    relevant = [[c for c in hand.counts if c[0] in WILD or c[0] == place.rank] for place in spots]
-    # what a place's contents depend on -- the counts left of its classes -- read in one C call
-    counts_of = [itemgetter(*classes) if classes else (lambda _: ()) for classes in relevant]
-    memo: dict[tuple, list[tuple]] = {}
-    left = dict(hand.counts)
-    total = sum(left.values())
-    found: list[tuple[dict, Counter | None]] = []
-    chosen: dict[int, Counter] = {}
+    walker = _Walk(hand, places(hand, team_melds, readings, extra_add), team_melds, readings, extra_meld, limit)
+    whole = walker.walk(0)
+    return walker.spots, walker.found, whole
 
-    def contents(i: int) -> list[tuple]:
+
+class _Walk:
+    """One walk of :func:`layouts`: its state in an object, not in closures.
+
+    A recursive closure holds itself (its cell, or compiled, its environment), so every walk's memo, places
+    and layouts would stay alive in a reference cycle until the garbage collector found them; an object
+    whose methods recurse is freed as soon as the walk's answer is taken."""
+
+    def __init__(self, hand: Hand, spots: list[Place], team_melds, readings: Readings, extra_meld, limit: int):
+        self.spots = spots
+        self.team_melds = team_melds
+        self.readings = readings
+        self.extra_meld = extra_meld
+        self.limit = limit
+        self.wild_classes = [c for c in hand.counts if c[0] in WILD]
+        relevant = [[c for c in hand.counts if c[0] in WILD or c[0] == place.rank] for place in spots]
+        # what a place's contents depend on -- the counts left of its classes -- read in one C call
+        self.counts_of = [itemgetter(*classes) if classes else _nothing for classes in relevant]
+        self.memo: dict[tuple, list[tuple]] = {}
+        self.left = dict(hand.counts)
+        self.total = sum(self.left.values())
+        self.found: list[tuple[dict, Counter | None]] = []
+        self.chosen: dict[int, Counter] = {}
+        self.last = len(spots)
+
+    def contents(self, i: int) -> list[tuple]:
         """The contents place ``i`` may take from what is left: (Counter, its items), worked out once per
         count of the place's classes."""
-        key = (i, counts_of[i](left))
-        held = memo.get(key)
+        key = (i, self.counts_of[i](self.left))
+        held = self.memo.get(key)
         if held is None:
-            held = memo[key] = [(used, tuple(used.items()), sum(used.values()))
-                                for used in _contents(spots[i], Counter(left))]
+            held = self.memo[key] = [(used, tuple(used.items()), sum(used.values()))
+                                     for used in self._contents(self.spots[i], Counter(self.left))]
         return held
 
-    def _contents(place: Place, left: Counter):
+    def _contents(self, place: Place, left: Counter):
+        readings = self.readings
         if place.rank is None:
             naturals_classes = []
         elif place.rank == "3B":
             naturals_classes = [c for c in left if c[0] == "3B" and left[c]]
         else:
             naturals_classes = [c for c in left if c[0] == place.rank and left[c]]
-        wilds = [c for c in wild_classes if left[c] and not (place.rank == "2" and c[0] == "2")]
+        wilds = [c for c in self.wild_classes if left[c] and not (place.rank == "2" and c[0] == "2")]
         if place.rank == "3B" and not readings.three_wilds:
             wilds = []
         team = None
         if place.how == "add":
-            team = _team_cards(team_melds, extra_meld, place.rank)
+            team = _team_cards(self.team_melds, self.extra_meld, place.rank)
         for nat in product(*(range(left[c] + 1) for c in naturals_classes)):
             n = sum(nat)
             if place.how == "new" and place.rank is not None and n == 0:
@@ -250,14 +276,12 @@ def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = 
                 used.update({c: m for c, m in zip(wilds, wv) if m})
                 yield used
 
-    last = len(spots)
-
-    def walk(i: int) -> bool:
+    def walk(self, i: int) -> bool:
         """Every layout from place ``i`` on; False once the walk reaches ``limit``."""
-        nonlocal total
         # Places already known to take nothing from what is left are passed over in a loop, not a call each.
         # A place's contents are still worked out only after the layouts without it are walked, as ever: a
         # walk cut at its limit never works out (at a whole deck's cost) the contents of a place it stopped at.
+        left, memo, counts_of, last = self.left, self.memo, self.counts_of, self.last
         held = None
         while i < last:
             held = memo.get((i, counts_of[i](left)))
@@ -265,30 +289,29 @@ def layouts(hand: Hand, team_melds, readings: Readings, extra_add: str | None = 
                 break
             i += 1
         if i == last:
+            chosen = self.chosen
             if chosen:
-                rest = Counter({c: n for c, n in left.items() if n}) if total <= 1 else None
-                found.append((dict(chosen), rest))
-                return len(found) < limit
+                rest = Counter({c: n for c, n in left.items() if n}) if self.total <= 1 else None
+                self.found.append((dict(chosen), rest))
+                return len(self.found) < self.limit
             return True
         following = i + 1
-        if not walk(following):
+        if not self.walk(following):
             return False
-        for used, items, count in held if held is not None else contents(i):
+        chosen = self.chosen
+        for used, items, count in held if held is not None else self.contents(i):
             for c, n in items:
                 left[c] -= n
-            total -= count
+            self.total -= count
             chosen[i] = used
-            going = walk(following)
+            going = self.walk(following)
             del chosen[i]
             for c, n in items:
                 left[c] += n
-            total += count
+            self.total += count
             if not going:
                 return False
         return True
-
-    whole = walk(0)
-    return spots, found, whole
 
 
 def build(kind_name: ActionType, hand: Hand, spots: list[Place], chosen: dict, with_cards=(),

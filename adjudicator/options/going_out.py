@@ -102,6 +102,11 @@ def _plan(view: HandView, situation: Situation, discard: str | None) -> Plan:
     return plan
 
 
+def _size(p: _Place, given: dict[str, int]) -> int:
+    """A place's meld size with the wild cards given to it so far."""
+    return p[3] + len(p[1]) + given[p[0]]
+
+
 def _share(view: HandView, situation: Situation, plan: Plan, naturals: dict[str, list[str]], wilds: list[str]) -> None:
     """Place each rank's naturals and share the wild cards out, then count what the plan misses."""
     shape, most = view.shape, len(wilds)
@@ -132,15 +137,15 @@ def _share(view: HandView, situation: Situation, plan: Plan, naturals: dict[str,
     need = canastas_to_go_out(view, situation)
     have = view.canastas()
 
-    def size(p: _Place) -> int:
-        return p[3] + len(p[1]) + given[p[0]]
-
-    for p in sorted(placed, key=lambda p: canasta_min - size(p)):  # complete canastas the team lacks
+    # sizes as the wild cards were first given (a nested function would share a cycle with this frame's
+    # environment, compiled: tests/test_no_cycles.py)
+    first_sizes = {id(p): _size(p, given) for p in placed}
+    for p in sorted(placed, key=lambda p: canasta_min - first_sizes[id(p)]):  # complete canastas the team lacks
         if have >= need or not free:
             break
-        if size(p) >= canasta_min or p[3] >= canasta_min:
+        if _size(p, given) >= canasta_min or p[3] >= canasta_min:
             continue
-        extra = canasta_min - size(p)
+        extra = canasta_min - _size(p, given)
         if extra <= free and given[p[0]] + extra <= p[2][-1]:
             given[p[0]] += extra
             free -= extra
@@ -159,7 +164,7 @@ def _share(view: HandView, situation: Situation, plan: Plan, naturals: dict[str,
             plan.melds.append(tuple(cards) + shared)
         elif cards or shared:
             plan.adds.append(Add(tuple(cards) + shared, r))
-    made = view.canastas() + sum(1 for p in placed if p[3] < canasta_min <= size(p))
+    made = view.canastas() + sum(1 for p in placed if p[3] < canasta_min <= _size(p, given))
     plan.short = max(0, need - made)
     need_open = opening_requirement(view, situation)
     if need_open is not None:

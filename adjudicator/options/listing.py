@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from ..model.actions import Action
 from ..model.enums import ActionType
@@ -225,14 +226,10 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
             seen.add(option.action)
             options.append(option)
     options, more, whole = complete(situation, rules, kind, readings, options,
-                                    lambda a: _ruled(situation, rules, a, cache), memo)
-    unopened = not situation.team.melds
-
-    def made(c, ruling) -> Option:
-        return Option(c.key, c.kind, "every", c.message, c.action, ruling, c.rank, _cards(c.action),
-                      _points(ruling) if unopened and kind != "discard" else None,
-                      _concealed(ruling) if kind == "go_out" else None)
-    listing = Listing(options, more, made)
+                                    partial(_ruled_by, situation, rules, cache), memo)
+    # partials, not closures: a listing keeps its maker, and a compiled closure and its environment would
+    # hold each other (and the request's moves) in a reference cycle after the answer is sent
+    listing = Listing(options, more, partial(_made, kind, not situation.team.melds))
     blocked = None
     if not listing:
         attempt = attempt or (slots[0].candidates[0].action if slots and slots[0].candidates else None)
@@ -241,6 +238,17 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
     possible = True if LEGAL in listing.verdicts else (None if listing else False)
     return OptionGroup(kind, phase, situation.drew, assumed, possible, listing, blocked,
                        msg(f"options.group.{kind}"), complete=whole)
+
+
+def _made(kind: str, unopened: bool, c, ruling) -> Option:
+    """A complete-walk move's option, made when the listing reads it."""
+    return Option(c.key, c.kind, "every", c.message, c.action, ruling, c.rank, _cards(c.action),
+                  _points(ruling) if unopened and kind != "discard" else None,
+                  _concealed(ruling) if kind == "go_out" else None)
+
+
+def _ruled_by(situation: Situation, rules: Variant, cache: dict, action: Action) -> Ruling:
+    return _ruled(situation, rules, action, cache)
 
 
 def _decide(situation: Situation, rules: Variant, slot: Slot, cache: dict) -> Option | None:
