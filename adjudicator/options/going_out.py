@@ -137,10 +137,8 @@ def _share(view: HandView, situation: Situation, plan: Plan, naturals: dict[str,
     need = canastas_to_go_out(view, situation)
     have = view.canastas()
 
-    # sizes as the wild cards were first given (a nested function would share a cycle with this frame's
-    # environment, compiled: tests/test_no_cycles.py)
-    first_sizes = {id(p): _size(p, given) for p in placed}
-    for p in sorted(placed, key=lambda p: canasta_min - first_sizes[id(p)]):  # complete canastas the team lacks
+    # (_size is a module function: a nested one would share a cycle with this frame's environment, compiled)
+    for p in sorted(placed, key=lambda p: canasta_min - _size(p, given)):  # complete canastas the team lacks
         if have >= need or not free:
             break
         if _size(p, given) >= canasta_min or p[3] >= canasta_min:
