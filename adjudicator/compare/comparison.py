@@ -32,7 +32,7 @@ from typing import Any
 from ..rules.engine import rule
 from ..model.errors import AdjudicatorError, RuleNotStated
 from ..model.findings import Finding, HouseRuleUsed, Ruling
-from ..rules.judge import cited
+from ..rules.judge import cited_once
 from ..model.messages import Fact, Items, Message, Param, ParamValue, Word, msg
 from ..options.listing import Options, legal_moves
 from .options import compare_options
@@ -212,15 +212,6 @@ def shown_all(rules: Variant, names: tuple[str, ...]) -> tuple[ParameterShown, .
     hit = rules.cite_cache.get(key)
     if hit is None:
         hit = rules.cite_cache[key] = tuple(shown(rules, n) for n in names)
-    return hit
-
-
-def cited_once(rules: Variant, names: tuple[str, ...]) -> tuple[Citation, ...]:
-    """The citations behind ``names`` (:func:`adjudicator.judge.cited`), made once per variant and set of names."""
-    key = ("cited", names)
-    hit = rules.cite_cache.get(key)
-    if hit is None:
-        hit = rules.cite_cache[key] = cited(rules, names)[0]
     return hit
 
 

@@ -297,6 +297,16 @@ def cited(rules: Variant, names, context: frozenset = frozenset()) -> tuple[tupl
     return tuple(citations), tuple(house)
 
 
+def cited_once(rules: Variant, names: tuple[str, ...]) -> tuple[Citation, ...]:
+    """The citations behind ``names`` (:func:`cited`), made once per variant (its ``cite_cache``) and set of
+    names: the open points of a ruling decided across readings, the parameters of a comparison's difference."""
+    key = ("cited", names)
+    hit = rules.cite_cache.get(key)
+    if hit is None:
+        hit = rules.cite_cache[key] = cited(rules, names)[0]
+    return hit
+
+
 def _already_quoted(c, quoted) -> bool:
     """True when ``c``'s words already stand, whole, inside a sentence quoted before it."""
     return any(q.start <= c.start and c.end <= q.end for q in quoted)

@@ -22,7 +22,7 @@ from typing import Callable
 
 from ..model.findings import ILLEGAL, UNDETERMINED, Finding, Reading, Ruling, ruling
 from ..model.findings import finding as made_finding
-from .judge import cited
+from .judge import cited_once
 from ..words.clauses import reading_message
 from ..model.messages import Items, Message, Param, msg
 from ..model.parameters import BY_NAME, readings_of
@@ -81,7 +81,7 @@ def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], r
     readings = tuple(Reading(values, r.verdict, tuple(f.message for f in r.deciding())) for values, r in runs)
     findings = _findings(points, runs, rules)
     if verdict == UNDETERMINED:  # what the text leaves open decides: its words come first
-        about_points = _cited_points(rules, points)
+        about_points = cited_once(rules, tuple(points))  # the open points' own words
         findings = tuple(made_finding(f.rule, f.passed, f.message, f.parameters,
                                  tuple(dict.fromkeys(about_points + f.citations)), f.house_rules, f.open_on, f.missing)
                          if f.passed is None and f.open_on == tuple(points) else f for f in findings)
@@ -102,15 +102,6 @@ def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], r
                   readings, tuple(points) if verdict != UNDETERMINED else (),
                   tuple((p, readings_for(rules, p)) for p in points))
 
-
-
-def _cited_points(rules: Variant, points: list[str]) -> tuple:
-    """The words of the open points themselves, worked out once per variant for each set of points."""
-    key = ("open points", tuple(points))
-    hit = rules.cite_cache.get(key)
-    if hit is None:
-        hit = rules.cite_cache[key] = cited(rules, points)[0]
-    return hit
 
 
 def _reading_message(rules: Variant, values: tuple) -> Message:
