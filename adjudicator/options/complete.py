@@ -121,7 +121,7 @@ def _by_layouts(situation: Situation, rules: Variant, readings: Readings, memo: 
             work += _work(ruling, situation)
             verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
         else:
-            make = _lazy(situation, hand, spots, chosen, verdict, rule)
+            make = partial(_make_meld, situation, hand, spots, chosen, verdict, rule)
         if verdict in (LEGAL, UNDETERMINED):
             more.append(((verdict != LEGAL, wilds, -laid), verdict, make))
     more.sort(key=lambda m: m[0])
@@ -175,7 +175,7 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
         if ("take_pile", shown, (), (), None, ()) not in seen:
             seen.add(("take_pile", shown, (), (), None, ()))
             keep(bare.verdict, (bare.verdict != LEGAL, _wilds(take), -len(with_cards)),
-                 lambda m=_take_maker(top, meld_rank), a=take, r=bare: (m(a), r))
+                 lambda m=partial(_take_move, top, meld_rank), a=take, r=bare: (m(a), r))
         if bare.verdict == ILLEGAL or not meld_rank or not rest.counts:
             continue
         spots, found, done = layouts(rest, situation.team.melds, readings, extra_add=meld_rank,
@@ -199,7 +199,7 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
                 work += _work(ruling, situation)
                 verdict, make = ruling.verdict, (lambda m=move, r=ruling: (m, r))
             else:
-                make = _lazy_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule)
+                make = partial(_make_take, rest, spots, chosen, with_cards, top, meld_rank, verdict, rule)
             keep(verdict, (verdict != LEGAL, shown_wilds + wilds, -shown_count - laid), make)
         if budget <= 0:
             return _ordered(more), False
@@ -217,24 +217,16 @@ def _ordered(more: list) -> list[tuple]:
 
 
 def _built_take(rest: Hand, spots, chosen, with_cards, top, meld_rank) -> Move:
-    return _take_move(build(ActionType.TAKE_PILE, rest, spots, chosen, with_cards=tuple(with_cards)), top, meld_rank)
+    return _take_move(top, meld_rank, build(ActionType.TAKE_PILE, rest, spots, chosen, with_cards=tuple(with_cards)))
 
 
 # The moves, makers and rulings a listing keeps are partials of module functions, not closures: compiled, a
 # nested function and the environment it shares hold each other, so every move of a walk would stay alive in a
 # reference cycle, for the garbage collector to find, long after its answer was sent.
 
-def _lazy_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule):
-    return partial(_make_take, rest, spots, chosen, with_cards, top, meld_rank, verdict, rule)
-
-
 def _make_take(rest, spots, chosen, with_cards, top, meld_rank, verdict, rule):
     move = _built_take(rest, spots, chosen, with_cards, top, meld_rank)
     return move, LazyRuling(verdict, partial(_rule_of, rule, move))
-
-
-def _lazy(situation, hand, spots, chosen, verdict, rule):
-    return partial(_make_meld, situation, hand, spots, chosen, verdict, rule)
 
 
 def _make_meld(situation, hand, spots, chosen, verdict, rule):
@@ -326,7 +318,7 @@ def _meld_moves(situation: Situation, hand: Hand, spots: list[Place], found: lis
 
 def _go_outs(situation: Situation, readings: Readings, memo: dict):
     hand, spots, found, whole = _walked(situation, readings, memo)
-    made = partial(_go_out_made, situation)
+    made = partial(_go_out_move, situation)
     out = []
     for chosen, left in found:
         if left is None:  # more than one card left: no way out
@@ -340,11 +332,7 @@ def _go_outs(situation: Situation, readings: Readings, memo: dict):
     return out, whole
 
 
-def _go_out_made(situation: Situation, action: Action) -> Move:
-    return _go_out_move(action, situation)
-
-
-def _go_out_move(action: Action, situation: Situation) -> Move:
+def _go_out_move(situation: Situation, action: Action) -> Move:
     melds = Items(tuple(Cards(tuple(a.cards)) for a in action.adds) + tuple(Cards(m) for m in action.melds), " + ")
     if action.discard and not (action.melds or action.adds):
         message = msg("options.go_out.discard_only", card=Card(action.discard))
@@ -380,7 +368,7 @@ def _take_choices(situation: Situation):
 def _takes(situation: Situation, readings: Readings, memo: dict):
     out, whole, budget = [], True, MAX_MOVES
     for top, meld_rank, with_cards, rest in _take_choices(situation):
-        made = _take_maker(top, meld_rank)
+        made = partial(_take_move, top, meld_rank)
         out.append((Action(ActionType.TAKE_PILE, with_cards=tuple(with_cards)), made))
         budget -= 1
         if situation.team.melds or not meld_rank:
@@ -396,15 +384,7 @@ def _takes(situation: Situation, readings: Readings, memo: dict):
     return out, whole
 
 
-def _take_maker(top: str, meld_rank: str | None) -> Callable[[Action], Move]:
-    return partial(_take_made, top, meld_rank)
-
-
-def _take_made(top: str, meld_rank: str | None, action: Action) -> Move:
-    return _take_move(action, top, meld_rank)
-
-
-def _take_move(action: Action, top: str, meld_rank: str | None) -> Move:
+def _take_move(top: str, meld_rank: str | None, action: Action) -> Move:
     shown = Cards(action.with_cards)
     parts = _parts(action)
     if not action.with_cards:
