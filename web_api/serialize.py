@@ -97,9 +97,9 @@ def citations(cs: tuple) -> list[dict]:
 # ----------------------------------------------------------------------------------------------
 # Words made once: a message's words and code, by its value
 
-_SAID: dict[tuple, str] = {}  # (message's value, language) -> its words
-_CODES: dict[tuple, dict] = {}  # message's value -> its machine form (``{"key", "args"}``)
-_SAID_MAX = 16384  # distinct messages are few (rules x cases x cards); a flood of new ones only clears it
+_MESSAGES: dict[tuple, dict] = {}  # message's value -> {None: its machine form, language: its words}
+_MESSAGES_MAX = 16384  # distinct messages are few (rules x cases x cards); a flood of new ones only clears it
+_SAID_MAX = _MESSAGES_MAX  # the other tables of things made once
 
 
 def _frozen(value):
@@ -132,14 +132,18 @@ def _frozen(value):
 _PLAIN = frozenset({str, int, type(None), Card, Cards, Rank, Param, Fact, Word, VariantRef})
 
 
-def _key(message: Message):
-    """The message's value as a dictionary key, or None when an argument cannot be one."""
+def _made(message: Message) -> dict | None:
+    """What is made of the message's value so far (its words by language, its machine form under
+    ``None``), found by one look-up of its key: a key is a nest of tuples, hashed anew at each look-up.
+    None when an argument cannot be part of a key."""
     key = _frozen(message)
     try:
-        hash(key)
-    except TypeError:
+        made = _MESSAGES.get(key)
+    except TypeError:  # an argument that is not hashable
         return None
-    return key
+    if made is None:
+        made = _remember(_MESSAGES, key, {})
+    return made
 
 
 def _remember(table: dict, key, value):
@@ -151,11 +155,13 @@ def _remember(table: dict, key, value):
 
 def said(message: Message, lang: str) -> str:
     """``render(message, lang)``, made once for each message value and language."""
-    key = _key(message)
-    if key is None:
+    made = _made(message)
+    if made is None:
         return render(message, lang)
-    hit = _SAID.get((key, lang))
-    return hit if hit is not None else _remember(_SAID, (key, lang), render(message, lang))
+    hit = made.get(lang)
+    if hit is None:
+        hit = made[lang] = render(message, lang)
+    return hit
 
 
 _CODE_OF = {Card: lambda v: v.value, Rank: lambda v: v.value, Param: lambda v: v.name, Fact: lambda v: v.pointer,
@@ -177,15 +183,15 @@ def said_and_code(message: Message, lang: str | None) -> tuple[str | None, dict]
     """The message's words and its machine form, made once per value; without a language, the form alone."""
     if not lang:
         return None, code(message)  # made directly: cheaper than the key it would be found by
-    key = _key(message)
-    if key is None:
-        return (render(message, lang) if lang else None), message.code()
-    code_ = _CODES.get(key)
+    made = _made(message)
+    if made is None:
+        return render(message, lang), message.code()
+    code_ = made.get(None)
     if code_ is None:
-        code_ = _remember(_CODES, key, code(message))
-    words_ = _SAID.get((key, lang))
+        code_ = made[None] = code(message)
+    words_ = made.get(lang)
     if words_ is None:
-        words_ = _remember(_SAID, (key, lang), render(message, lang))
+        words_ = made[lang] = render(message, lang)
     return words_, code_
 
 
