@@ -76,6 +76,7 @@ TARGETS = {  # endpoint -> minimum floor ratio: floor CPU per request / the endp
 }
 FLOOR = "POST (bare Flask)"  # the floor every ratio is taken against
 BARE_GET = "GET (bare Flask)"
+MACHINERY = "POST (service, no-op view)"  # the service's own per-request machinery, against the floor
 BATCH_SIZE = 100  # rulings per /v1/adjudicate/batch body
 BATCH_CPU_TARGET_US = 80.0  # server CPU per ruling of a batch
 P99_TARGET_MS = 20.0
@@ -121,6 +122,29 @@ def floor_app():
         return {"status": "ok"}
 
     return app
+
+
+def machinery_app():
+    """The service's own machinery with nothing to do: ``app.py``'s app (its classes, hooks, headers, request
+    id, language) with one more route, ``POST /v1/noop``, that reads the body as every endpoint does
+    (:func:`web_api.problems.json_body`) and answers the floor's document.
+
+    Against the floor it shows what the service adds to every request before any rule is read (issue 23:
+    "a few µs, not ~85"). Run by gunicorn as ``bench.http_bench:machinery_app()``, like the floor.
+    """
+    import app as service  # noqa: PLC0415 -- as gunicorn loads it (variants loaded, gc.freeze)
+    from web_api.problems import json_body  # noqa: PLC0415
+
+    answer = floor_document()
+
+    def noop():
+        json_body()
+        return service.app.response_class(answer, mimetype="application/json")
+
+    if "noop" not in service.app.view_functions:
+        service.app.add_url_rule("/v1/noop", "noop", noop, methods=["POST"])
+    return service.app
+
 
 # ----------------------------------------------------------------------------------------------
 # Workloads
@@ -211,6 +235,9 @@ def build_workloads() -> dict[str, dict]:
                        f"{len(floor_document()):,} bytes of JSON"},
         BARE_GET: {"method": "GET", "path": "/bare", "bodies": [], "server": "floor",
                    "mix": "bare Flask: a GET answered with a small JSON object"},
+        MACHINERY: {"method": "POST", "path": "/v1/noop", "bodies": adj_bodies, "server": "machinery",
+                    "mix": "the service's app with a view that reads the body as every endpoint does and "
+                           "answers the floor's document: its hooks, headers and classes, no rule"},
         "GET /healthz": {"method": "GET", "path": "/healthz", "bodies": [], "mix": "baseline"},
         "POST /v1/adjudicate": {
             "method": "POST", "path": "/v1/adjudicate", "bodies": adj_bodies,
@@ -261,7 +288,7 @@ def in_process(workloads: dict, seconds: float, rounds: int) -> dict:
 
     import app as service  # noqa: PLC0415 -- as gunicorn loads it (variants loaded, gc.freeze)
 
-    apps = {"floor": floor_app(), None: service.app}
+    apps = {"floor": floor_app(), None: service.app, "machinery": machinery_app()}
     gc.freeze()
 
     def environs(work: dict) -> list[tuple[dict, bytes | None]]:
@@ -691,11 +718,12 @@ def start_server(args, tmp: Path, attempts: int = 3, app: str = "app:app") -> Se
 def measure(args, workloads: dict, tmp: Path, label: str | None = None) -> dict:
     """Start the server and the floor once; run every endpoint ``args.repeat`` times, interleaved; medians."""
     use_wrk = bool(args.client == "wrk" or (args.client == "auto" and shutil.which("wrk")))
-    always = (FLOOR, BARE_GET, "GET /healthz")
+    always = (FLOOR, BARE_GET, MACHINERY, "GET /healthz")
     names = [n for n in workloads if not args.only or n in args.only or n in always]
     runs: dict[str, list[dict]] = {n: [] for n in names}
-    with start_server(args, tmp) as server, start_server(args, tmp, app="bench.http_bench:floor_app()") as floor:
-        serving = {"floor": floor}
+    with start_server(args, tmp) as server, start_server(args, tmp, app="bench.http_bench:floor_app()") as floor, \
+            start_server(args, tmp, app="bench.http_bench:machinery_app()") as machinery:
+        serving = {"floor": floor, "machinery": machinery}
         for name in names:  # warm-up: each worker imports the engine modules on its first request
             one_run(serving.get(workloads[name].get("server"), server), args, workloads[name], use_wrk, tmp,
                     min(2.0, args.duration))
@@ -708,7 +736,7 @@ def measure(args, workloads: dict, tmp: Path, label: str | None = None) -> dict:
                       f"p50 {res['p50_ms']:6.2f} ms  p99 {res['p99_ms']:6.2f} ms  "
                       f"server CPU {res['server_cpu_us']:6.0f} µs/req  other load {res['foreign_cores']:.2f} cores  "
                       f"errors {res['non_2xx'] + res['socket_errors']}", flush=True)
-        log_errors = server.errors_in_log() + floor.errors_in_log()
+        log_errors = server.errors_in_log() + floor.errors_in_log() + machinery.errors_in_log()
         ready, cmd, floor_cmd = server.ready_s, server.cmd, floor.cmd
     results = {}
     for name in names:
@@ -739,6 +767,8 @@ def _verdict(name: str, res: dict) -> tuple[str, bool | None]:
     """The endpoint's targets in words and whether they are met (None: no target; the floor itself)."""
     if name in (FLOOR, BARE_GET):
         return "the floor", None
+    if name == MACHINERY:
+        return "what every request pays before any rule", None
     if res.get("items", 1) > 1:
         per = res["server_cpu_us"] / res["items"]
         return f"≤ {BATCH_CPU_TARGET_US:.0f} µs CPU per ruling ({per:,.0f})", per <= BATCH_CPU_TARGET_US
@@ -1026,7 +1056,8 @@ def main(argv: list[str] | None = None) -> int:
         f"- Server: `{server_cmd}` (everything else from `gunicorn.conf.py`; access log on, to a file); "
         f"the engine {ENGINE_WORDS[SERVED['engine']]}",
         f"- Floor, in the same run: `{floor_cmd}` -- bare Flask (`floor_app` in `bench/http_bench.py`), "
-        "the same config and worker class",
+        "the same config and worker class; and the service's own machinery with a no-op view "
+        f"(`{MACHINERY}`: `machinery_app`, served the same way)",
         f"- Machine: {machine()}",
         f"- Client: {client}, {args.connections} connections, {args.repeat} interleaved runs of "
         f"{args.duration:.0f} s per endpoint after a warm-up; medians. The client runs on the same machine "
