@@ -106,7 +106,9 @@ def _frozen(value):
     """A hashable value standing for a message argument: equal only when it is said the same way.
 
     ``True``, ``1`` and ``1.0`` (equal in Python, said "yes", "1" and "1.0"), a list and a tuple are kept
-    apart. Most arguments (codes, cards, ranks, parameters, counts) stand for themselves.
+    apart. Strings, whole numbers and None stand for themselves; a card, rank, word, parameter, fact or
+    variant stands as its kind and fields, a tuple Python hashes and compares in C (the dataclass itself
+    would run its generated ``__hash__`` and ``__eq__`` as Python at every look-up).
     """
     kind = type(value)
     if kind is Message:
@@ -115,8 +117,18 @@ def _frozen(value):
             out.append(name)
             out.append(arg if type(arg) in _PLAIN else _frozen(arg))
         return tuple(out)
+    if kind is Rank or kind is Card or kind is Word:
+        return (kind, value.value)
     if kind is Items:
         return (Items, value.joiner, *[i if type(i) in _PLAIN else _frozen(i) for i in value.items])
+    if kind is Param:
+        return (Param, value.name)
+    if kind is Cards:
+        return (Cards, value.codes)
+    if kind is Fact:
+        return (Fact, value.pointer)
+    if kind is VariantRef:
+        return (VariantRef, value.id, value.names)
     if kind is ParamValue:
         return (ParamValue, value.name, _frozen(value.value))
     if kind is tuple or kind is list:
@@ -128,8 +140,8 @@ def _frozen(value):
     return value
 
 
-# Arguments that stand for themselves in a key: hashable, and equal only to a value said the same way
-_PLAIN = frozenset({str, int, type(None), Card, Cards, Rank, Param, Fact, Word, VariantRef})
+# Arguments that stand for themselves in a key: hashed and compared in C, equal only to a value said the same way
+_PLAIN = frozenset({str, int, type(None)})
 
 
 def _made(message: Message) -> dict | None:
