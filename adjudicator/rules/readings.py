@@ -20,7 +20,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Callable
 
-from ..model.findings import ILLEGAL, UNDETERMINED, Finding, Reading, Ruling, ruling
+from ..model.findings import ILLEGAL, UNDETERMINED, Finding, Ruling, reading, ruling
 from ..model.findings import finding as made_finding
 from .judge import cited_once
 from ..words.clauses import reading_message
@@ -64,7 +64,8 @@ def decide_across(run: Callable[[Variant], Ruling], rules: Variant) -> Ruling:
         return first
     while True:
         runs: list[tuple[tuple, Ruling]] = []
-        for chosen, read, as_written in _tries(rules, points):
+        tries = _tries(rules, points)
+        for chosen, read, as_written in tries.each:
             # the document's own reading of a two-way text is the ruling already made
             runs.append((chosen, first if as_written else run(read)))
         more: list[str] = []
@@ -74,31 +75,43 @@ def decide_across(run: Callable[[Variant], Ruling], rules: Variant) -> Ruling:
         if not more or len(points) >= MAX_POINTS:
             break
         points += more[:MAX_POINTS - len(points)]
-    return _merge(first, points, runs, rules)
+    return _merge(first, points, runs, rules, tries)
 
 
-def _tries(rules: Variant, points: list[str]) -> list[tuple[tuple, Variant, bool]]:
-    """:func:`each_reading` of ``points``, each with whether it is the document's own reading (then the ruling
-    already made is that reading's): worked out once per variant and set of points, like the readings' own
-    copies of the variant (:meth:`~adjudicator.variants.Variant.under_readings`)."""
-    key = ("tries", tuple(points))
-    hit = rules.cite_cache.get(key)
-    if hit is None:
-        hit = rules.cite_cache[key] = [
+class Tries:
+    """What every ruling decided across one set of open points under one variant asks again, made once per
+    variant and set of points (kept in its ``cite_cache``, like the readings' own copies of the variant,
+    :meth:`~adjudicator.variants.Variant.under_readings`): each reading (:func:`each_reading`) with its copy of
+    the variant and whether it is the document's own (then the ruling already made is that reading's), each
+    reading in words, the points in words, and the values each point can take."""
+
+    def __init__(self, rules: Variant, points: list[str]) -> None:
+        self.each: list[tuple[tuple, Variant, bool]] = [
             (chosen, read, all(rules.params[p].status != "not_stated" and rules.params[p].value == v
                                for p, v in chosen))
             for chosen, read in each_reading(rules, points)]
+        self.words: list[Message] = [_reading_message(rules, chosen) for chosen, _, _ in self.each]
+        self.points = Items(tuple(Param(p) for p in points), " & ")
+        self.values = tuple((p, readings_for(rules, p)) for p in points)
+
+
+def _tries(rules: Variant, points: list[str]) -> Tries:
+    key = ("tries", tuple(points))
+    hit = rules.cite_cache.get(key)
+    if hit is None:
+        hit = rules.cite_cache[key] = Tries(rules, points)
     return hit
 
 
-def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], rules: Variant) -> Ruling:
+def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], rules: Variant,
+           tries: Tries) -> Ruling:
     verdict = runs[0][1].verdict
     for _, r in runs:
         if r.verdict != verdict:
             verdict = UNDETERMINED  # the readings disagree
             break
-    readings = tuple(Reading(values, r.verdict, tuple(f.message for f in r.deciding())) for values, r in runs)
-    findings = _findings(points, runs, rules)
+    readings = tuple(reading(values, r.verdict, tuple(f.message for f in r.deciding())) for values, r in runs)
+    findings = _findings(points, runs, tries)
     if verdict == UNDETERMINED:  # what the text leaves open decides: its words come first
         about_points = cited_once(rules, tuple(points))  # the open points' own words
         findings = tuple(made_finding(f.rule, f.passed, f.message, f.parameters,
@@ -119,7 +132,7 @@ def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], r
                   tuple(dict.fromkeys([*points, *not_stated])),
                   tuple(consequences) if verdict != ILLEGAL else (), first.skipped, first.two_way, first.variant_ref,
                   readings, tuple(points) if verdict != UNDETERMINED else (),
-                  tuple((p, readings_for(rules, p)) for p in points))
+                  tries.values)
 
 
 def _reading_message(rules: Variant, values: tuple) -> Message:
@@ -133,7 +146,7 @@ def _reading_message(rules: Variant, values: tuple) -> Message:
     return hit
 
 
-def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], rules: Variant) -> tuple[Finding, ...]:
+def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], tries: Tries) -> tuple[Finding, ...]:
     """Findings matched by (rule, occurrence) across the readings, in order of first appearance."""
     order: list[tuple] = []
     per: dict[tuple, list] = {}
@@ -156,8 +169,7 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], rules: Varian
                 found = per[key] = [None] * count
             found[index] = finding
     out: list[Finding] = []
-    said: list[Message] = []  # each run's reading in words, made once, when a finding first needs them
-    point_words: Items | None = None  # the points tried, in words (likewise)
+    said, point_words = tries.words, tries.points  # each run's reading in words; the points tried, in words
     for key in order:
         found = per[key]
         present: list[Finding] = []
@@ -183,9 +195,6 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], rules: Varian
         parameters = _union([f.parameters for f in present])
         house = _union([f.house_rules for f in present])
         missing = _union([f.missing for f in present])
-        if point_words is None:
-            said.extend([_reading_message(rules, values) for values, _ in runs])
-            point_words = Items(tuple(Param(p) for p in points), " & ")
         if len(outcomes) == 1 and (len(present) == count or outcomes == {True}):
             if len(present) == count and _same_messages(present):
                 message = base.message
