@@ -131,6 +131,12 @@ class Variant:
         most common read, answered by one look-up."""
         return {name: e.value for name, e in self.params.items() if e.status == "stated" and e.source == "document"}
 
+    @functools.cached_property
+    def read_as(self) -> dict[str, tuple[bool, bool]]:
+        """Each parameter's ``(settled, read two ways by the document)``: what a read of one that is not
+        stated outright must know of its entry, answered by one look-up."""
+        return {name: (e.settled, bool(e.readings) and e.source == "document") for name, e in self.params.items()}
+
     def under_readings(self, chosen: tuple[tuple[str, Any], ...]) -> "Variant":
         """This variant with each open point of ``chosen`` read as the value given.
 
@@ -149,7 +155,7 @@ class Variant:
         changed = copy.copy(self)
         changed.params = {**self.params, **entries}
         changed.cite_cache = {}
-        for derived in ("deck_size", "red_threes_in_deck", "plain_values"):  # worked out again from the new entries
+        for derived in ("deck_size", "red_threes_in_deck", "plain_values", "read_as"):  # worked out again from the new entries
             changed.__dict__.pop(derived, None)
         return changed
 

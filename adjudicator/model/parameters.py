@@ -228,7 +228,13 @@ def readings_of(param: Param) -> tuple:
 
 def band_for(bands: list[dict], score: int) -> dict:
     """The opening band a cumulative score of 0 or more falls in: the last whose ``min`` it reaches."""
-    return [b for b in bands if b["min"] <= score][-1]
+    found = None
+    for band in bands:  # a loop, not a list kept whole only for its last item: the engine asks ~2 times a ruling
+        if band["min"] <= score:
+            found = band
+    if found is None:
+        raise IndexError("no band reaches this score")  # as indexing the empty list of such bands would
+    return found
 
 
 def _check_bands(value: Any) -> list[dict]:

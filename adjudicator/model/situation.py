@@ -78,7 +78,7 @@ class Situation:
                 if melds is not side.melds:
                     set_(self, name, replace(side, melds=melds))
 
-    # --- facts a check needs -----------------------------------------------------------------
+    # --- facts a check needs (each ``need_*`` makes its test itself: one call less on the engine's hot path) --
     def need(self, value, path: str):
         """``value``, or :class:`MissingFact` for the fact at ``path`` (below ``base``)."""
         if value is None:
@@ -86,28 +86,49 @@ class Situation:
         return value
 
     def need_players(self) -> int:
-        return self.need(self.players, "/players")
+        value = self.players
+        if value is None:
+            raise MissingFact(self.base + "/players")
+        return value
 
     def need_hand(self) -> tuple[str, ...]:
-        return self.need(self.hand, "/player/hand")
+        value = self.hand
+        if value is None:
+            raise MissingFact(self.base + "/player/hand")
+        return value
 
     def need_hand_size(self) -> int:
         """Cards in the player's hand: the hand itself, or the count when only that is given."""
         if self.hand is not None:
             return len(self.hand)
-        return self.need(self.hand_count, "/player/hand")
+        value = self.hand_count
+        if value is None:
+            raise MissingFact(self.base + "/player/hand")
+        return value
 
     def need_pile(self) -> tuple[str, ...]:
-        return self.need(self.pile, "/discard_pile")
+        value = self.pile
+        if value is None:
+            raise MissingFact(self.base + "/discard_pile")
+        return value
 
     def need_team_melds(self) -> tuple[tuple[str, ...], ...]:
-        return self.need(self.team.melds, "/team/melds")
+        value = self.team.melds
+        if value is None:
+            raise MissingFact(self.base + "/team/melds")
+        return value
 
     def need_team_score(self) -> int:
-        return self.need(self.team.score, "/team/score")
+        value = self.team.score
+        if value is None:
+            raise MissingFact(self.base + "/team/score")
+        return value
 
     def need_first_round(self) -> bool:
-        return self.need(self.first_round, "/first_round")
+        value = self.first_round
+        if value is None:
+            raise MissingFact(self.base + "/first_round")
+        return value
 
     def need_drew(self) -> str | None:
         if self.drew == NOT_GIVEN:
@@ -115,7 +136,10 @@ class Situation:
         return self.drew
 
     def need_stock_count(self) -> int:
-        return self.need(self.stock_count, "/stock_count")
+        value = self.stock_count
+        if value is None:
+            raise MissingFact(self.base + "/stock_count")
+        return value
 
     def cards_shown(self) -> list[str]:
         """Every physical card the situation shows (hand, pile, both teams' melds)."""

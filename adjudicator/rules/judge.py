@@ -26,6 +26,7 @@ from ..model.situation import MissingFact
 from ..variants import Variant
 
 NO_TAGS: frozenset[str] = frozenset()
+_UNSTATED = object()  # no value stated outright (a stated value may be None)
 
 # rank (or "JK") -> the parameter holding its card value
 VALUE_PARAM = {r: f"card_value.{r}" for r in RANKS} | {JOKER: "card_value.joker"}
@@ -127,6 +128,7 @@ class Judge:
         self.two_way: list[str] = []  # parameters read whose text reads two ways (interpreted, with readings)
         self._current: Check | None = None
         self._plain = rules.plain_values
+        self._read_as = rules.read_as
         self._failed = self._open = 0  # counts of failed and open findings, for the verdict
 
     # --- parameters --------------------------------------------------------------------------
@@ -137,16 +139,16 @@ class Judge:
             read = current.params
             if name not in read:
                 read.append(name)
-        plain = self._plain
-        if name in plain:  # stated outright by the document
-            return plain[name]
-        entry = self.rules.params[name]
+        value = self._plain.get(name, _UNSTATED)
+        if value is not _UNSTATED:  # stated outright by the document
+            return value
+        settled, two_way = self._read_as[name]
         self._interpret(name)
-        if not entry.settled:
+        if not settled:
             raise NotStated(name)
-        if entry.readings and entry.source == "document" and name not in self.two_way:
+        if two_way and name not in self.two_way:
             self.two_way.append(name)
-        return entry.value
+        return self.rules.params[name].value
 
     @property
     def checking(self) -> bool:

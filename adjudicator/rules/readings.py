@@ -20,7 +20,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Callable
 
-from ..model.findings import ILLEGAL, UNDETERMINED, Finding, Reading, Ruling, ruling
+from ..model.findings import ILLEGAL, UNDETERMINED, Finding, Ruling, reading, ruling
 from ..model.findings import finding as made_finding
 from .judge import cited_once
 from ..words.clauses import reading_message
@@ -57,51 +57,82 @@ def _open_points(ruling: Ruling, rules: Variant, known: list[str]) -> list[str]:
 def decide_across(run: Callable[[Variant], Ruling], rules: Variant) -> Ruling:
     """``run(rules)``; where it hangs on open points, ``run`` again under each reading of them."""
     first = run(rules)
+    if not first.not_stated and not first.two_way:
+        return first  # most rulings: nothing open, nothing read two ways
     points = _open_points(first, rules, [])[:MAX_POINTS]
     if not points:
         return first
     while True:
-        runs = []
-        for chosen, read in each_reading(rules, points):
+        runs: list[tuple[tuple, Ruling]] = []
+        tries = _tries(rules, points)
+        for chosen, read, as_written in tries.each:
             # the document's own reading of a two-way text is the ruling already made
-            as_written = all(rules.params[p].status != "not_stated" and rules.params[p].value == v for p, v in chosen)
             runs.append((chosen, first if as_written else run(read)))
         more: list[str] = []
         for _, ruling in runs:
-            more += _open_points(ruling, rules, points + more)
+            if ruling.not_stated or ruling.two_way:
+                more += _open_points(ruling, rules, points + more)
         if not more or len(points) >= MAX_POINTS:
             break
         points += more[:MAX_POINTS - len(points)]
-    return _merge(first, points, runs, rules)
+    return _merge(first, points, runs, rules, tries)
 
 
-def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], rules: Variant) -> Ruling:
-    verdicts = {r.verdict for _, r in runs}
-    verdict = verdicts.pop() if len(verdicts) == 1 else UNDETERMINED
-    readings = tuple(Reading(values, r.verdict, tuple(f.message for f in r.deciding())) for values, r in runs)
-    findings = _findings(points, runs, rules)
+class Tries:
+    """What every ruling decided across one set of open points under one variant asks again, made once per
+    variant and set of points (kept in its ``cite_cache``, like the readings' own copies of the variant,
+    :meth:`~adjudicator.variants.Variant.under_readings`): each reading (:func:`each_reading`) with its copy of
+    the variant and whether it is the document's own (then the ruling already made is that reading's), each
+    reading in words, the points in words, and the values each point can take."""
+
+    def __init__(self, rules: Variant, points: list[str]) -> None:
+        self.each: list[tuple[tuple, Variant, bool]] = [
+            (chosen, read, all(rules.params[p].status != "not_stated" and rules.params[p].value == v
+                               for p, v in chosen))
+            for chosen, read in each_reading(rules, points)]
+        self.words: list[Message] = [_reading_message(rules, chosen) for chosen, _, _ in self.each]
+        self.points = Items(tuple(Param(p) for p in points), " & ")
+        self.values = tuple((p, readings_for(rules, p)) for p in points)
+
+
+def _tries(rules: Variant, points: list[str]) -> Tries:
+    key = ("tries", tuple(points))
+    hit = rules.cite_cache.get(key)
+    if hit is None:
+        hit = rules.cite_cache[key] = Tries(rules, points)
+    return hit
+
+
+def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], rules: Variant,
+           tries: Tries) -> Ruling:
+    verdict = runs[0][1].verdict
+    for _, r in runs:
+        if r.verdict != verdict:
+            verdict = UNDETERMINED  # the readings disagree
+            break
+    readings = tuple(reading(values, r.verdict, tuple(f.message for f in r.deciding())) for values, r in runs)
+    findings = _findings(points, runs, tries)
     if verdict == UNDETERMINED:  # what the text leaves open decides: its words come first
         about_points = cited_once(rules, tuple(points))  # the open points' own words
         findings = tuple(made_finding(f.rule, f.passed, f.message, f.parameters,
                                  tuple(dict.fromkeys(about_points + f.citations)), f.house_rules, f.open_on, f.missing)
                          if f.passed is None and f.open_on == tuple(points) else f for f in findings)
     interpretations = {i.parameter: i for i in first.interpretations}
-    for _, r in runs:
-        for i in r.interpretations:
-            interpretations.setdefault(i.parameter, i)
     missing = list(first.missing)
     not_stated = list(first.not_stated)
     consequences: list[Message] = []
     for _, r in runs:
-        missing += [m for m in r.missing if m not in missing]
-        not_stated += [n for n in r.not_stated if n not in not_stated]
+        if r is not first:  # the first run's own are in already
+            for i in r.interpretations:
+                interpretations.setdefault(i.parameter, i)
+            missing += [m for m in r.missing if m not in missing]
+            not_stated += [n for n in r.not_stated if n not in not_stated]
         consequences += [c for c in r.consequences if c not in consequences]
     return ruling(first.variant, first.action, verdict, findings, tuple(interpretations.values()), tuple(missing),
                   tuple(dict.fromkeys([*points, *not_stated])),
                   tuple(consequences) if verdict != ILLEGAL else (), first.skipped, first.two_way, first.variant_ref,
                   readings, tuple(points) if verdict != UNDETERMINED else (),
-                  tuple((p, readings_for(rules, p)) for p in points))
-
+                  tries.values)
 
 
 def _reading_message(rules: Variant, values: tuple) -> Message:
@@ -115,75 +146,113 @@ def _reading_message(rules: Variant, values: tuple) -> Message:
     return hit
 
 
-def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], rules: Variant) -> tuple[Finding, ...]:
+def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], tries: Tries) -> tuple[Finding, ...]:
     """Findings matched by (rule, occurrence) across the readings, in order of first appearance."""
     order: list[tuple] = []
     per: dict[tuple, list] = {}
     subjects: dict = {}  # what a subject says (comparable) -> a number: keys of small ints hash cheaply
     by_object: dict[int, int | None] = {}  # a subject message's id -> its number (one meld's checks share it)
-    for index, (_, ruling) in enumerate(runs):
+    count = len(runs)
+    for index in range(count):
         seen: dict[tuple, int] = {}
-        for finding in ruling.findings:
+        for finding in runs[index][1].findings:
             subject = finding.message.args.get("subject")
             number = by_object.get(id(subject), -1) if subject is not None else None
             if number == -1:
                 number = by_object[id(subject)] = _subject_number(subject, subjects)
             about = (finding.rule, number)  # a meld's checks are matched meld by meld
             k = seen[about] = seen.get(about, -1) + 1
-            key = (*about, k)
-            if key not in per:
+            key = (finding.rule, number, k)
+            found = per.get(key)
+            if found is None:
                 order.append(key)
-                per[key] = [None] * len(runs)
-            per[key][index] = finding
-    out = []
-    point_words = Items(tuple(Param(p) for p in points), " & ")
-    said: list[Message] = []
-
-    def reading_words() -> list[Message]:  # each run's reading in words, made once, when a finding needs them
-        if not said:
-            said.extend(_reading_message(rules, values) for values, _ in runs)
-        return said
+                found = per[key] = [None] * count
+            found[index] = finding
+    out: list[Finding] = []
+    said, point_words = tries.words, tries.points  # each run's reading in words; the points tried, in words
     for key in order:
         found = per[key]
-        present = [f for f in found if f is not None]
+        present: list[Finding] = []
+        same = True  # every present finding equal to the first present
+        for f in found:
+            if f is not None:
+                if present and same and not _same(f, present[0]):
+                    same = False
+                present.append(f)
         base = present[0]
-        if len(present) == len(runs) and all(f is base or f == base for f in present[1:]):
+        if same and len(present) == count:
             # the same finding under every reading (most of them): kept as it is, less the points tried
             if not base.open_on:
                 out.append(base)
                 continue
-            open_on = tuple(dict.fromkeys(o for o in base.open_on if o not in points))
+            open_on = _without(base.open_on, points)
             out.append(base if open_on == base.open_on else made_finding(
                 base.rule, base.passed, base.message, base.parameters, base.citations, base.house_rules, open_on,
                 base.missing))
             continue
         outcomes = {f.passed for f in present}
-        citations = _union(present, "citations")
-        parameters = _union(present, "parameters")
-        house = _union(present, "house_rules")
-        missing = _union(present, "missing")
-        if len(outcomes) == 1 and (len(present) == len(runs) or outcomes == {True}):
-            messages = [f.message for f in present]
-            if len(present) == len(runs) and all(m == messages[0] for m in messages):
-                message = messages[0]
+        citations = _union([f.citations for f in present])
+        parameters = _union([f.parameters for f in present])
+        house = _union([f.house_rules for f in present])
+        missing = _union([f.missing for f in present])
+        if len(outcomes) == 1 and (len(present) == count or outcomes == {True}):
+            if len(present) == count and _same_messages(present):
+                message = base.message
             else:
-                message = msg("reading.whichever", points=point_words, readings=_each(reading_words(), found))
-            base = present[0]
+                message = msg("reading.whichever", points=point_words, readings=_each(said, found))
+            opened: list[str] = []
+            for f in present:
+                opened += f.open_on
             out.append(made_finding(base.rule, base.passed, message, parameters, citations, house,
-                               tuple(dict.fromkeys(o for f in present for o in f.open_on if o not in points)),
-                               missing))
+                                    _without(tuple(opened), points), missing))
         else:
-            out.append(made_finding(key[0], None, msg("reading.depends", points=point_words, readings=_each(reading_words(), found)),
-                               parameters, citations, house, tuple(points), missing))
+            out.append(made_finding(key[0], None, msg("reading.depends", points=point_words, readings=_each(said, found)),
+                                    parameters, citations, house, tuple(points), missing))
     return tuple(out)
 
 
-def _union(findings: list[Finding], field: str) -> tuple:
+def _same(a: Finding, b: Finding) -> bool:
+    """``a == b`` (a finding's dataclass equality, field by field), the cheap fields first."""
+    if a is b:
+        return True
+    if a.rule != b.rule or a.passed != b.passed or a.open_on != b.open_on or a.missing != b.missing:
+        return False
+    if a.parameters != b.parameters or a.citations != b.citations or a.house_rules != b.house_rules:
+        return False
+    m, n = a.message, b.message
+    return m is n or (m.key == n.key and m.args == n.args)
+
+
+def _same_messages(findings: list[Finding]) -> bool:
+    """Whether every finding says the same (their messages equal)."""
+    first = findings[0].message
+    for f in findings:
+        m = f.message
+        if m is not first and not (m.key == first.key and m.args == first.args):
+            return False
+    return True
+
+
+def _without(names: tuple, points: list[str]) -> tuple:
+    """``names`` less the points tried, each once, in order."""
+    kept: dict[str, None] = {}
+    for name in names:
+        if name not in points:
+            kept[name] = None
+    return tuple(kept)
+
+
+def _union(fields: list[tuple]) -> tuple:
     """One field's items over the findings, each once, in order (most often the same tuple in every reading)."""
-    first = getattr(findings[0], field)
-    if all(getattr(f, field) == first for f in findings):
-        return first
-    return tuple(dict.fromkeys(item for f in findings for item in getattr(f, field)))
+    first = fields[0]
+    for field in fields:
+        if field != first:
+            items: dict = {}
+            for each in fields:
+                for item in each:
+                    items[item] = None
+            return tuple(items)
+    return first
 
 
 def _subject_number(subject, numbers: dict) -> int | None:
