@@ -16,9 +16,9 @@ from ..model.errors import ImpossibleInput, Issue, issue
 from ..rules.judge import Judge, wild_param
 from ..rules.melds import canastas, check_meld, natural_rank
 from ..model.messages import Cards, Message, Rank, msg
-from ..rules.opening import requirement
 from ..model.requests import TeamRound
 from ..rules.possible import band_canasta, rule_failed
+from .opening import next_opening
 from .reader import Reader
 
 
@@ -110,10 +110,10 @@ def _check_canasta_band(reader: Reader, team: TeamRound, issues: list[Issue]) ->
     """A team whose score band opens only with a canasta cannot have melds without one (canastas stay)."""
     if team.score_before < 0:
         return
-    judge = reader.fresh()
     stated, _ = reader.maybe("opening.bands")
-    if not stated or not requirement(judge, team.score_before).canasta_required:
+    if not stated or not next_opening(reader, team.score_before).canasta_required:
         return
+    judge = reader.fresh()
     if team.melds is not None:
         melded, count, where = bool(team.melds), canastas(judge, team.melds), "melds"
     else:
