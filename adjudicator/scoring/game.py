@@ -49,7 +49,9 @@ def score_round(reader: Reader, players: int, teams: tuple[TeamRound, ...], base
         points = sum(line.points for line in lines)
         total = team.score_before + points
         scored.append(TeamScore(team.name, team.score_before, lines, points, total, next_opening(reader, total)))
-    target = reader.need("game.target", f"{base}/teams", msg("score.end_unjudged"))
+    stated, target = reader.maybe("game.target")  # (its pointer and words made only when the text is silent)
+    if not stated:
+        raise reader.not_stated([(f"{base}/teams", "game.target", msg("score.end_unjudged"))])
     if players not in target:
         raise RuleNotStated([issue("/players", "error.no_target", variant=reader.rules.ref, players=players)],
                             ["game.target"])

@@ -65,7 +65,7 @@ def _check_melds(reader: Reader, team: TeamRound, melds: tuple[tuple[str, ...], 
         check_meld(judge, meld, subject, going_out=team.went_out)
         reader.absorb(judge)
         clean &= _collect(judge, f"{team.pointer}/melds/{j}", meld, issues, needs)
-    if clean:
+    if clean and len(melds) > 1:  # (one meld alone has no rank to share; its wildness reads are absorbed above)
         _check_one_per_rank(reader, team, melds, issues, needs)
 
 
