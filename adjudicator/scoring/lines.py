@@ -55,12 +55,10 @@ def team_lines(reader: Reader, team: TeamRound) -> tuple[ScoreLine, ...]:
     """Every component of the team's round, in the order a score sheet lists them."""
     table, hand = _table_and_hand(reader, team)
     lines = [_Line("melded_cards", table.cards, table.value, table.value_params)]
-    for kind in ("natural", "mixed"):
-        n = getattr(table, kind)
-        if n:
-            name = f"score.{kind}_canasta"
-            lines.append(_Line(f"{kind}_canastas", n, n * reader.need(name, team.pointer),
-                               [name, *table.canasta_params]))
+    if table.natural:
+        lines.append(_canasta_line(reader, team, table, "natural_canastas", "score.natural_canasta", table.natural))
+    if table.mixed:
+        lines.append(_canasta_line(reader, team, table, "mixed_canastas", "score.mixed_canasta", table.mixed))
     lines += _red_three_lines(reader, team, table)
     lines += _going_out_lines(reader, team)
     lines.append(hand)
@@ -68,6 +66,11 @@ def team_lines(reader: Reader, team: TeamRound) -> tuple[ScoreLine, ...]:
         lines += _no_canasta_lines(reader, team, lines)
     lines += _penalty_lines(reader, team)
     return tuple(_finished(reader, line) for line in lines)
+
+
+def _canasta_line(reader: Reader, team: TeamRound, table: _Table, item: str, name: str, n: int) -> _Line:
+    """The bonus of ``n`` canastas of one kind (``name``: its parameter)."""
+    return _Line(item, n, n * reader.need(name, team.pointer), [name, *table.canasta_params])
 
 
 def _finished(reader: Reader, line: _Line) -> ScoreLine:
@@ -227,6 +230,8 @@ def _no_canasta_lines(reader: Reader, team: TeamRound, lines: list[_Line]) -> li
 
 def _penalty_lines(reader: Reader, team: TeamRound) -> list[_Line]:
     """One line per penalty kind, charged once per entry; a kind the text does not name is RuleNotStated."""
+    if not team.penalties:
+        return []
     lines = []
     for kind in PENALTY_KINDS:
         at = [i for i, k in enumerate(team.penalties) if k == kind]
