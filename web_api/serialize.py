@@ -358,11 +358,33 @@ def _sources(cs, houses) -> dict:
 
 
 def score_line(line: ScoreLine, lang: str) -> dict:
-    return {"item": line.item, "label": words_for(f"line.{line.item}", lang), "count": line.count,
-            "points": line.points, "parameters": list(line.parameters), **_sources(line.citations, line.house_rules)}
+    out: dict = {"item": line.item, "label": words_for(f"line.{line.item}", lang), "count": line.count,
+                 "points": line.points, "parameters": list(line.parameters), "citations": citations(line.citations)}
+    houses = line.house_rules
+    if houses:  # as _sources() adds them
+        out["house_rules"] = [house_rule(h) for h in houses]
+        if len(houses) == 1:
+            out["house_rule"] = house_rule(houses[0])
+    return out
+
+
+_OPENINGS: dict[tuple, tuple] = {}  # (id(opening), language) -> (the opening, its JSON)
 
 
 def next_opening(o: NextOpening, lang: str) -> dict:
+    """A team's next opening requirement. The engine keeps one per variant and band
+    (:mod:`adjudicator.scoring.opening`), so its JSON is made once per language and shared; an undetermined
+    one (its note names this team's total) is made each time."""
+    if o.undetermined or _REFERENCED.get() is not None:
+        return _next_opening(o, lang)
+    key = (id(o), lang)
+    hit = _OPENINGS.get(key)
+    if hit is not None and hit[0] is o:
+        return hit[1]
+    return _remember(_OPENINGS, key, (o, _next_opening(o, lang)))[1]
+
+
+def _next_opening(o: NextOpening, lang: str) -> dict:
     out: dict = {"points": o.points, "canasta_required": o.canasta_required}
     if o.undetermined:
         assert o.open_point is not None, "an undetermined opening says which point is open"

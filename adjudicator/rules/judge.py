@@ -130,6 +130,7 @@ class Judge:
         self._plain = rules.plain_values
         self._read_as = rules.read_as
         self._failed = self._open = 0  # counts of failed and open findings, for the verdict
+        self.passed_kept = True  # False: a check that passed having read its parameters leaves no finding
 
     # --- parameters --------------------------------------------------------------------------
     def param(self, name: str) -> Any:
@@ -224,6 +225,8 @@ class Judge:
         self.consequences.append(Message(key, args))
 
     def _record(self, check: Check, message: Message, open_on: tuple, missing: tuple) -> None:
+        if check.passed is True and check.params and not self.passed_kept:
+            return  # its parameters' interpretations are recorded as read; a passed finding is all it would add
         names = tuple(check.params) or RULES[check.id]
         key = (check.id, names, check.deciding, check.tags, self.players)
         cache = self.rules.cite_cache

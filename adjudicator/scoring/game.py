@@ -6,13 +6,13 @@ from dataclasses import replace
 
 from ..model.errors import ImpossibleInput, RuleNotStated, issue
 from ..model.messages import Items, msg
-from ..rules.opening import requirement
 from ..model.requests import ScoreRequest, TeamRound
 from ..variants import Variant
 from .legality import check_round
 from .lines import score_teams
+from .opening import next_opening
 from .reader import ORDER, Reader
-from .sheets import GameSheet, NextOpening, RoundSheet, TeamScore
+from .sheets import GameSheet, RoundSheet, TeamScore
 
 
 def score(request: ScoreRequest, variants: dict[str, Variant]) -> RoundSheet | GameSheet:
@@ -49,7 +49,9 @@ def score_round(reader: Reader, players: int, teams: tuple[TeamRound, ...], base
         points = sum(line.points for line in lines)
         total = team.score_before + points
         scored.append(TeamScore(team.name, team.score_before, lines, points, total, next_opening(reader, total)))
-    target = reader.need("game.target", f"{base}/teams", msg("score.end_unjudged"))
+    stated, target = reader.maybe("game.target")  # (its pointer and words made only when the text is silent)
+    if not stated:
+        raise reader.not_stated([(f"{base}/teams", "game.target", msg("score.end_unjudged"))])
     if players not in target:
         raise RuleNotStated([issue("/players", "error.no_target", variant=reader.rules.ref, players=players)],
                             ["game.target"])
@@ -63,20 +65,6 @@ def _team_size(reader: Reader, players: int) -> int:
     if size is None:
         raise ImpossibleInput([issue("/players", "error.no_team_size", variant=reader.rules.ref, players=players)])
     return size
-
-
-def next_opening(reader: Reader, total: int) -> NextOpening:
-    """The next round's opening requirement for a team on ``total``; undetermined where the text is silent."""
-    name = "opening.negative" if total < 0 else "opening.bands"
-    citations, house = reader.sources([name])
-    stated, _ = reader.maybe(name)
-    if not stated:
-        return NextOpening(None, False, citations, house,
-                           reader.not_stated_issue(name, "", msg("score.no_requirement", total=total)).message,
-                           status="not_stated")
-    need = requirement(reader.judge, total)
-    return NextOpening(need.points, need.canasta_required, citations, house, status=need.status, note=need.note,
-                       notes=need.notes)
 
 
 def _outcome(reader: Reader, totals: dict[str, int], target: int) -> tuple[bool, str | None]:

@@ -16,9 +16,9 @@ from ..model.errors import ImpossibleInput, Issue, issue
 from ..rules.judge import Judge, wild_param
 from ..rules.melds import canastas, check_meld, natural_rank
 from ..model.messages import Cards, Message, Rank, msg
-from ..rules.opening import requirement
 from ..model.requests import TeamRound
 from ..rules.possible import band_canasta, rule_failed
+from .opening import next_opening
 from .reader import Reader
 
 
@@ -57,15 +57,24 @@ def _check_hand(reader: Reader, team: TeamRound, team_size: int, issues: list[Is
 
 def _check_melds(reader: Reader, team: TeamRound, melds: tuple[tuple[str, ...], ...], issues: list[Issue],
                  needs: list) -> None:
-    """The composition rules on each meld (``melds``: the team's), then one meld per rank across them."""
+    """The composition rules on each meld (``melds``: the team's), then one meld per rank across them.
+
+    A meld's words name it (its number, team and cards) only in a fault shown to the reader, so the checks
+    run first with an unnamed subject; a meld they fault or leave open is checked again, named (the checks
+    are the same, on a fresh judge), and only that run's findings are kept."""
     clean = True
     for j, meld in enumerate(melds):
+        judge = reader.fresh()
+        check_meld(judge, meld, _UNNAMED, going_out=team.went_out)
+        if _all_passed(judge):
+            reader.absorb(judge)
+            continue
         judge = reader.fresh()
         subject = msg("subject.team_meld", index=j + 1, team=team.name, cards=Cards(meld))
         check_meld(judge, meld, subject, going_out=team.went_out)
         reader.absorb(judge)
         clean &= _collect(judge, f"{team.pointer}/melds/{j}", meld, issues, needs)
-    if clean:
+    if clean and len(melds) > 1:  # (one meld alone has no rank to share; its wildness reads are absorbed above)
         _check_one_per_rank(reader, team, melds, issues, needs)
 
 
@@ -110,10 +119,10 @@ def _check_canasta_band(reader: Reader, team: TeamRound, issues: list[Issue]) ->
     """A team whose score band opens only with a canasta cannot have melds without one (canastas stay)."""
     if team.score_before < 0:
         return
-    judge = reader.fresh()
     stated, _ = reader.maybe("opening.bands")
-    if not stated or not requirement(judge, team.score_before).canasta_required:
+    if not stated or not next_opening(reader, team.score_before).canasta_required:
         return
+    judge = reader.fresh()
     if team.melds is not None:
         melded, count, where = bool(team.melds), canastas(judge, team.melds), "melds"
     else:
@@ -123,6 +132,17 @@ def _check_canasta_band(reader: Reader, team: TeamRound, issues: list[Issue]) ->
     band_canasta(judge, team.score_before, melded, count, team.name)
     reader.absorb(judge)
     _collect(judge, f"{team.pointer}/{where}", (), issues, [])
+
+
+_UNNAMED = msg("subject.this_meld")  # a meld's subject in checks whose words nobody reads
+
+
+def _all_passed(judge: Judge) -> bool:
+    """No fault and no open point among the judge's findings (nothing :func:`_collect` would gather)."""
+    for finding in judge.findings:
+        if finding.passed is not True:
+            return False
+    return not judge.not_stated
 
 
 def _collect(judge: Judge, at: str, cards, issues: list[Issue], needs: list, what: Message | None = None) -> bool:

@@ -55,12 +55,10 @@ def team_lines(reader: Reader, team: TeamRound) -> tuple[ScoreLine, ...]:
     """Every component of the team's round, in the order a score sheet lists them."""
     table, hand = _table_and_hand(reader, team)
     lines = [_Line("melded_cards", table.cards, table.value, table.value_params)]
-    for kind in ("natural", "mixed"):
-        n = getattr(table, kind)
-        if n:
-            name = f"score.{kind}_canasta"
-            lines.append(_Line(f"{kind}_canastas", n, n * reader.need(name, team.pointer),
-                               [name, *table.canasta_params]))
+    if table.natural:
+        lines.append(_canasta_line(reader, team, table, "natural_canastas", "score.natural_canasta", table.natural))
+    if table.mixed:
+        lines.append(_canasta_line(reader, team, table, "mixed_canastas", "score.mixed_canasta", table.mixed))
     lines += _red_three_lines(reader, team, table)
     lines += _going_out_lines(reader, team)
     lines.append(hand)
@@ -70,55 +68,97 @@ def team_lines(reader: Reader, team: TeamRound) -> tuple[ScoreLine, ...]:
     return tuple(_finished(reader, line) for line in lines)
 
 
+def _canasta_line(reader: Reader, team: TeamRound, table: _Table, item: str, name: str, n: int) -> _Line:
+    """The bonus of ``n`` canastas of one kind (``name``: its parameter)."""
+    return _Line(item, n, n * reader.need(name, team.pointer), [name, *table.canasta_params])
+
+
 def _finished(reader: Reader, line: _Line) -> ScoreLine:
-    names = ordered(line.params)  # sorted once, for the line and its citations
-    citations, house = reader.sources(names)
+    names = ordered(line.params)  # sorted once, for the line and its citations (already in catalogue order)
+    citations, house = reader.judge.citations(names)
     return ScoreLine(line.item, line.count, line.points, names, citations, house)
 
 
 def _table_and_hand(reader: Reader, team: TeamRound) -> tuple[_Table, _Line]:
     """Card values of the melds and of the hand, priced together so every unstated value is reported at once."""
-    priced = _price(reader, team.located_cards())
-    in_melds = sum(len(m) for m in team.melds or ())
-    meld_prices, hand_prices = priced[:in_melds], priced[in_melds:]
-    table = _table_from_cards(reader, team, team.melds, meld_prices) if team.melds is not None else \
+    meld_values, meld_params, hand_value, hand_params = _price(reader, team)
+    table = _table_from_cards(reader, team, team.melds, meld_values, meld_params) if team.melds is not None else \
         _table_from_counts(team)
     at = f"{team.pointer}/hand" if team.hand is not None else f"{team.pointer}/hand_points"
     negative = reader.need("score.hand_negative", at)
     if team.hand is not None:
-        value, count, params = sum(v for v, _ in hand_prices), len(team.hand), [p for _, p in hand_prices if p]
+        value, count, params = hand_value, len(team.hand), hand_params
     else:
         value, count, params = team.hand_points or 0, None, []
     return table, _Line("hand", count, -value if negative else value, ["score.hand_negative", *params])
 
 
-def _price(reader: Reader, located) -> list[tuple[int, str | None]]:
-    """(value, parameter) of each card; RuleNotStated naming every card whose value the text leaves open."""
-    out: list[tuple[int, str | None]] = []
+# A card's (value, parameter) where the document states its value outright, per variant object (its
+# ``cite_cache``): reading such a value records nothing, so one look-up stands for the read.
+_PRICES = "score.card_prices"
+
+
+def _price(reader: Reader, team: TeamRound) -> tuple[list[int], list[str], int, list[str]]:
+    """The card values of each meld and of the hand, and the value parameters each rests on (once each);
+    RuleNotStated naming every card whose value the text leaves open (a card's pointer is made only then)."""
+    prices: dict[str, tuple[int, str | None]] | None = reader.rules.cite_cache.get(_PRICES)
+    if prices is None:
+        prices = reader.rules.cite_cache[_PRICES] = {}
     needs: list[tuple[str, str, Message | None]] = []
-    for card, at in located:
-        name = value_param(card)
-        if name is None:
-            out.append((0, None))
-            continue
-        stated, value = reader.maybe(name)
-        if not stated:
-            needs.append((at, name, msg("score.card_uncountable", card=Card(card))))
-        out.append((value or 0, name))
+    meld_values: list[int] = []
+    meld_params: dict[str, None] = {}
+    for j, meld in enumerate(team.melds or ()):
+        meld_value = 0
+        for k, card in enumerate(meld):
+            value, name = _card_price(reader, prices, card, needs, team.pointer, "melds", j, k)
+            meld_value += value
+            if name is not None:
+                meld_params[name] = None
+        meld_values.append(meld_value)
+    hand_value = 0
+    hand_params: dict[str, None] = {}
+    for k, card in enumerate(team.hand or ()):
+        value, name = _card_price(reader, prices, card, needs, team.pointer, "hand", -1, k)
+        hand_value += value
+        if name is not None:
+            hand_params[name] = None
     if needs:
         raise reader.not_stated(needs)
-    return out
+    return meld_values, list(meld_params), hand_value, list(hand_params)
 
 
-def _table_from_cards(reader: Reader, team: TeamRound, melds: tuple[tuple[str, ...], ...], prices) -> _Table:
+def _card_price(reader: Reader, prices: dict[str, tuple[int, str | None]], card: str,
+                needs: list[tuple[str, str, Message | None]], pointer: str, where: str, j: int,
+                k: int) -> tuple[int, str | None]:
+    """(value, parameter) of one card: from the variant's price list, or read through the reader (which
+    records the interpretation); an unstated value adds a need at the card's pointer."""
+    hit = prices.get(card)
+    if hit is not None:
+        return hit
+    name = value_param(card)
+    if name is None:
+        hit = prices[card] = (0, None)
+        return hit
+    plain = reader.rules.plain_values
+    if name in plain:
+        hit = prices[card] = (plain[name] or 0, name)
+        return hit
+    stated, value = reader.maybe(name)
+    if not stated:
+        at = f"{pointer}/{where}/{j}/{k}" if j >= 0 else f"{pointer}/{where}/{k}"
+        needs.append((at, name, msg("score.card_uncountable", card=Card(card))))
+    return value or 0, name
+
+
+def _table_from_cards(reader: Reader, team: TeamRound, melds: tuple[tuple[str, ...], ...], meld_values: list[int],
+                      value_params: list[str]) -> _Table:
     """The melds' card values and canastas; ``score.canasta_cards_counted`` is read only when there is a canasta."""
     natural = mixed = 0
-    value, start, value_params = 0, 0, [p for _, p in prices if p]
+    value = 0
     judge = reader.judge
     reader.need("canasta.min_cards", f"{team.pointer}/melds")
     for j, meld in enumerate(melds):
-        meld_value = sum(v for v, _ in prices[start:start + len(meld)])
-        start += len(meld)
+        meld_value = meld_values[j]
         if not is_canasta(judge, meld):
             value += meld_value
             continue
@@ -134,7 +174,7 @@ def _table_from_cards(reader: Reader, team: TeamRound, melds: tuple[tuple[str, .
             value += meld_value
         if "score.canasta_cards_counted" not in value_params:
             value_params.append("score.canasta_cards_counted")
-    return _Table(value=value, cards=len(prices), value_params=value_params,
+    return _Table(value=value, cards=sum(len(m) for m in melds), value_params=value_params,
                   natural=natural, mixed=mixed, canasta_params=["canasta.min_cards"], melded=bool(melds))
 
 
@@ -190,6 +230,8 @@ def _no_canasta_lines(reader: Reader, team: TeamRound, lines: list[_Line]) -> li
 
 def _penalty_lines(reader: Reader, team: TeamRound) -> list[_Line]:
     """One line per penalty kind, charged once per entry; a kind the text does not name is RuleNotStated."""
+    if not team.penalties:
+        return []
     lines = []
     for kind in PENALTY_KINDS:
         at = [i for i, k in enumerate(team.penalties) if k == kind]

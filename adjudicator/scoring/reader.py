@@ -63,8 +63,11 @@ class Reader:
             return False, None
 
     def fresh(self) -> Judge:
-        """A separate judge for one legality check, so its findings stay apart."""
-        return Judge(self.rules, self.players)
+        """A separate judge for one legality check, so its findings stay apart; it keeps only what a score
+        shows of them (faults and open points), not the findings of checks that passed."""
+        judge = Judge(self.rules, self.players)
+        judge.passed_kept = False
+        return judge
 
     def absorb(self, judge: Judge) -> None:
         for name, interpretation in judge.interpretations.items():
