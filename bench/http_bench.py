@@ -715,11 +715,16 @@ def start_server(args, tmp: Path, attempts: int = 3, app: str = "app:app") -> Se
     raise AssertionError("unreachable")
 
 
+def selected(workloads: dict, only: list[str] | None) -> list[str]:
+    """The workloads ``--only`` names, with the floors, the machinery and ``/healthz`` always among them."""
+    always = (FLOOR, BARE_GET, MACHINERY, "GET /healthz")
+    return [n for n in workloads if not only or n in only or n in always]
+
+
 def measure(args, workloads: dict, tmp: Path, label: str | None = None) -> dict:
     """Start the server and the floor once; run every endpoint ``args.repeat`` times, interleaved; medians."""
     use_wrk = bool(args.client == "wrk" or (args.client == "auto" and shutil.which("wrk")))
-    always = (FLOOR, BARE_GET, MACHINERY, "GET /healthz")
-    names = [n for n in workloads if not args.only or n in args.only or n in always]
+    names = selected(workloads, args.only)
     runs: dict[str, list[dict]] = {n: [] for n in names}
     with start_server(args, tmp) as server, start_server(args, tmp, app="bench.http_bench:floor_app()") as floor, \
             start_server(args, tmp, app="bench.http_bench:machinery_app()") as machinery:
@@ -998,7 +1003,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"engine: {ENGINE_WORDS['compiled']}, in {SERVED['root']}")
     if args.in_process:
         sys.path.insert(0, str(ROOT))
-        results = in_process(workloads, args.slice, max(args.repeat, 3))
+        chosen = {name: workloads[name] for name in selected(workloads, args.only)}
+        results = in_process(chosen, args.slice, max(args.repeat, 3))
         text = "\n".join([
             f"## In process: floor and service interleaved in one process ({when})", "",
             f"- Command: `{command}`", f"- Machine: {machine()}",
