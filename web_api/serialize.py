@@ -108,40 +108,50 @@ def _frozen(value):
     ``True``, ``1`` and ``1.0`` (equal in Python, said "yes", "1" and "1.0"), a list and a tuple are kept
     apart. Strings, whole numbers and None stand for themselves; a card, rank, word, parameter, fact or
     variant stands as its kind and fields, a tuple Python hashes and compares in C (the dataclass itself
-    would run its generated ``__hash__`` and ``__eq__`` as Python at every look-up).
+    would run its generated ``__hash__`` and ``__eq__`` as Python at every look-up). Any other value
+    stands for itself. Each kind's key is made by its entry in :data:`_FREEZE`: one look-up by type.
     """
     kind = type(value)
-    if kind is Message:
-        out = [Message, value.key]
-        for name, arg in value.args.items():
-            out.append(name)
-            out.append(arg if type(arg) in _PLAIN else _frozen(arg))
-        return tuple(out)
-    if kind is Rank or kind is Card or kind is Word:
-        return (kind, value.value)
-    if kind is Items:
-        return (Items, value.joiner, *[i if type(i) in _PLAIN else _frozen(i) for i in value.items])
-    if kind is Param:
-        return (Param, value.name)
-    if kind is Cards:
-        return (Cards, value.codes)
-    if kind is Fact:
-        return (Fact, value.pointer)
-    if kind is VariantRef:
-        return (VariantRef, value.id, value.names)
-    if kind is ParamValue:
-        return (ParamValue, value.name, _frozen(value.value))
-    if kind is tuple or kind is list:
-        return (kind, *[v if type(v) in _PLAIN else _frozen(v) for v in value])
-    if kind is dict:
-        return (dict, *[(k, _frozen(v)) for k, v in value.items()])
-    if kind is bool or kind is float:
-        return (kind, value)
-    return value
+    if kind is str or kind is int or value is None:
+        return value
+    freeze = _FREEZE.get(kind)
+    return value if freeze is None else freeze(value)
 
 
-# Arguments that stand for themselves in a key: hashed and compared in C, equal only to a value said the same way
-_PLAIN = frozenset({str, int, type(None)})
+def _message_key(m: Message) -> tuple:
+    out = [Message, m.key]
+    for name, arg in m.args.items():
+        out.append(name)
+        kind = type(arg)
+        if kind is str or kind is int or arg is None:
+            out.append(arg)
+        else:
+            freeze = _FREEZE.get(kind)
+            out.append(arg if freeze is None else freeze(arg))
+    return tuple(out)
+
+
+def _items_key(i: Items) -> tuple:
+    return (Items, i.joiner, *[_frozen(v) for v in i.items])
+
+
+def _sequence_key(value) -> tuple:
+    return (type(value), *[_frozen(v) for v in value])
+
+
+def _dict_key(value: dict) -> tuple:
+    return (dict, *[(k, _frozen(v)) for k, v in value.items()])
+
+
+_FREEZE: dict = {
+    Message: _message_key, Items: _items_key,
+    Rank: lambda v: (Rank, v.value), Card: lambda v: (Card, v.value), Word: lambda v: (Word, v.value),
+    Param: lambda v: (Param, v.name), Cards: lambda v: (Cards, v.codes), Fact: lambda v: (Fact, v.pointer),
+    VariantRef: lambda v: (VariantRef, v.id, v.names),
+    ParamValue: lambda v: (ParamValue, v.name, _frozen(v.value)),
+    tuple: _sequence_key, list: _sequence_key, dict: _dict_key,
+    bool: lambda v: (bool, v), float: lambda v: (float, v),
+}
 
 
 def _made(message: Message) -> dict | None:
