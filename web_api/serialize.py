@@ -227,10 +227,13 @@ def house_rule(h: HouseRuleUsed) -> dict:
 
 def finding(f: Finding, lang: str, words: bool = True) -> dict:
     explanation, code = said_and_code(f.message, lang if words else None)
-    out: dict[str, Any] = {"rule": f.rule, "passed": f.passed}
+    out: dict[str, Any]
     if words:
-        out["explanation"] = explanation
-    out.update({"parameters": list(f.parameters), "citations": citations(f.citations), "message": code})
+        out = {"rule": f.rule, "passed": f.passed, "explanation": explanation, "parameters": list(f.parameters),
+               "citations": citations(f.citations), "message": code}
+    else:
+        out = {"rule": f.rule, "passed": f.passed, "parameters": list(f.parameters),
+               "citations": citations(f.citations), "message": code}
     if f.house_rules:
         out["house_rules"] = [house_rule(h) for h in f.house_rules]
     if f.open_on:
