@@ -16,7 +16,7 @@ programs that show their own texts or none. The default answer keeps every word.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Final, Iterator
 from contextvars import ContextVar
 
 from adjudicator.compare.comparison import Comparison, RuleDifference, ScoreDifference, VariantResult
@@ -45,10 +45,10 @@ def problem_type(slug: str) -> str:
 MAX_ERRORS = 50  # a problem lists at most this many faults; ``error_count`` then says how many there were
 DETAIL_ERRORS = 3  # how many problems the one-paragraph ``detail`` spells out
 
-_CITATIONS: dict[int, tuple] = {}  # id(citation) -> (citation, its JSON, its reference)
-_CITATION_LISTS: dict[int, tuple] = {}  # id(tuple of citations) -> (the tuple, its JSON list)
-_CITATION_LISTS_MAX = 4096
-_REFERENCED: ContextVar[dict | None] = ContextVar("referenced_citations", default=None)
+_CITATIONS: Final[dict[int, tuple]] = {}  # id(citation) -> (citation, its JSON, its reference)
+_CITATION_LISTS: Final[dict[int, tuple]] = {}  # id(tuple of citations) -> (the tuple, its JSON list)
+_CITATION_LISTS_MAX: Final = 4096
+_REFERENCED: Final[ContextVar[dict | None]] = ContextVar("referenced_citations", default=None)
 
 
 def citation(c: Citation) -> dict:
@@ -97,9 +97,9 @@ def citations(cs: tuple) -> list[dict]:
 # ----------------------------------------------------------------------------------------------
 # Words made once: a message's words and code, by its value
 
-_MESSAGES: dict[tuple, dict] = {}  # message's value -> {None: its machine form, language: its words}
-_MESSAGES_MAX = 16384  # distinct messages are few (rules x cases x cards); a flood of new ones only clears it
-_SAID_MAX = _MESSAGES_MAX  # the other tables of things made once
+_MESSAGES: Final[dict[tuple, dict]] = {}  # message's value -> {None: its machine form, language: its words}
+_MESSAGES_MAX: Final = 16384  # distinct messages are few (rules x cases x cards); a flood of new ones only clears it
+_SAID_MAX: Final = _MESSAGES_MAX  # the other tables of things made once
 
 
 def _frozen(value):
@@ -143,7 +143,7 @@ def _dict_key(value: dict) -> tuple:
     return (dict, *[(k, _frozen(v)) for k, v in value.items()])
 
 
-_FREEZE: dict = {
+_FREEZE: Final[dict] = {
     Message: _message_key, Items: _items_key,
     Rank: lambda v: (Rank, v.value), Card: lambda v: (Card, v.value), Word: lambda v: (Word, v.value),
     Param: lambda v: (Param, v.name), Cards: lambda v: (Cards, v.codes), Fact: lambda v: (Fact, v.pointer),
@@ -241,7 +241,7 @@ def finding(f: Finding, lang: str, words: bool = True) -> dict:
     return out
 
 
-_INTERPRETATIONS: dict[tuple, tuple] = {}  # (id, language) -> (the interpretation, its JSON)
+_INTERPRETATIONS: Final[dict[tuple, tuple]] = {}  # (id, language) -> (the interpretation, its JSON)
 
 
 def interpretation(i: Interpretation, lang: str, words: bool = True) -> dict:
@@ -275,7 +275,7 @@ def _interpretation(i: Interpretation, lang: str, words: bool) -> dict:
             "note": note, "summary": said_, "citations": citations(i.citations)}
 
 
-_PLAIN_WORDS: dict[tuple, str] = {}  # (key, language) -> the words of a text that takes no arguments
+_PLAIN_WORDS: Final[dict[tuple, str]] = {}  # (key, language) -> the words of a text that takes no arguments
 
 
 def words_for(key: str, lang: str, **args) -> str:
@@ -287,7 +287,7 @@ def words_for(key: str, lang: str, **args) -> str:
     return hit if hit is not None else _remember(_PLAIN_WORDS, (key, lang), said(Message(key, {}), lang))
 
 
-_SUMMARIES: dict[tuple, str] = {}
+_SUMMARIES: Final[dict[tuple, str]] = {}
 
 
 def ruling_summary(r: Ruling, lang: str) -> str:
@@ -381,7 +381,7 @@ def score_line(line: ScoreLine, lang: str) -> dict:
     return out
 
 
-_OPENINGS: dict[tuple, tuple] = {}  # (id(opening), language) -> (the opening, its JSON)
+_OPENINGS: Final[dict[tuple, tuple]] = {}  # (id(opening), language) -> (the opening, its JSON)
 
 
 def next_opening(o: NextOpening, lang: str) -> dict:
@@ -513,8 +513,8 @@ def _shown(p) -> dict:
 _OUTCOME_WORD = {True: "passed", False: "failed", None: "undetermined", "not checked": "not checked"}
 
 
-_SHOWN_LISTS: dict[int, tuple] = {}  # id(tuple of shown parameters) -> (the tuple, its JSON list)
-_KEPT_SAID: dict[tuple, tuple] = {}  # (id(message), language) -> (the message, its words)
+_SHOWN_LISTS: Final[dict[int, tuple]] = {}  # id(tuple of shown parameters) -> (the tuple, its JSON list)
+_KEPT_SAID: Final[dict[tuple, tuple]] = {}  # (id(message), language) -> (the message, its words)
 
 
 def shown_list(ps: tuple) -> list[dict]:
