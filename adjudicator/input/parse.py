@@ -23,16 +23,16 @@ or :class:`~adjudicator.model.errors.UnknownVariant`.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from ..model import cards as card_codes
 from . import house_rules, shape
-from ..model.actions import ACTION_TYPES, Action, Add
+from ..model.actions import ACTION_TYPES, Action, Add, action_type, parsed_action, parsed_add
 from ..model.errors import COUNTED, MAX_ISSUES, AdjudicatorError, ImpossibleInput, Issue, MalformedRequest, UnknownVariant, issue, pointer
 from ..model.messages import Items, Word
 from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, CompareRequest, OptionsRequest, RulingRequest, ScoreRequest, \
     TeamRound
-from ..model.situation import NOT_GIVEN, Side, Situation
+from ..model.situation import EMPTY_SIDE, NOT_GIVEN, Side, Situation, parsed_side, parsed_situation
 from ..rules.table_check import deck_issues
 from ..variants import Variant
 
@@ -68,11 +68,16 @@ def rules(variants: dict[str, Variant], payload: dict) -> Variant:
 def _canonical_cards(value: Any) -> tuple[str, ...] | None:
     """The codes of ``value`` when each is canonical already (the usual request), else None."""
     get = card_codes.CANONICAL.get
+    out: list[str] = []
     try:
-        out = [get(code) for code in value]
+        for code in value:  # stops at the first code that is not canonical (no `None in out`: == per card)
+            card = get(code)
+            if card is None:
+                return None
+            out.append(card)
     except TypeError:  # an unhashable item where a code should be
         return None
-    return None if None in out else tuple(cast(list[str], out))
+    return tuple(out)
 
 
 def card_list(value: Any, at: str, issues: list[Issue]) -> tuple[str, ...]:
@@ -178,20 +183,20 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
     pile = raw.get("discard_pile")
     hand = player.get("hand")
     taken = (turn or {}).get("cards_from_pile")
-    out = Situation(
-        players=players(rules, raw.get("players"), f"{base}/players", required=False),
-        first_round=raw.get("first_round"),
-        stock_count=raw.get("stock_count"),
-        pile=None if pile is None else card_list(pile, f"{base}/discard_pile", issues),
-        team=_side(raw.get("team"), f"{base}/team", issues),
-        opponents=_side(raw.get("opponents"), f"{base}/opponents", issues),
-        hand=None if hand is None else card_list(hand, f"{base}/player/hand", issues),
-        hand_count=player.get("hand_count"),
-        has_melded=player.get("has_melded"),
-        drew=drew,
-        cards_from_pile=() if taken is None else card_list(taken, f"{base}/turn/cards_from_pile", issues),
-        partner_answer=answer,
-        base=base,
+    out = parsed_situation(  # Situation(...) for the canonical cards made here, each field in order
+        players(rules, raw.get("players"), f"{base}/players", required=False),
+        raw.get("first_round"),
+        raw.get("stock_count"),
+        None if pile is None else card_list(pile, f"{base}/discard_pile", issues),
+        _side(raw.get("team"), f"{base}/team", issues),
+        _side(raw.get("opponents"), f"{base}/opponents", issues),
+        None if hand is None else card_list(hand, f"{base}/player/hand", issues),
+        player.get("hand_count"),
+        player.get("has_melded"),
+        drew,
+        () if taken is None else card_list(taken, f"{base}/turn/cards_from_pile", issues),
+        answer,
+        base,
     )
     if issues:
         raise ImpossibleInput(issues)
@@ -200,16 +205,17 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
 
 def _side(raw: dict | None, at: str, issues: list[Issue]) -> Side:
     if raw is None:
-        return Side()
+        return EMPTY_SIDE
     melds = raw.get("melds")
-    return Side(raw.get("score"), None if melds is None else meld_list(melds, f"{at}/melds", issues),
-                raw.get("red_threes"))
+    return parsed_side(raw.get("score"), None if melds is None else meld_list(melds, f"{at}/melds", issues),
+                       raw.get("red_threes"))
 
 
 def action(raw: dict, base: str = "/action") -> Action:
     """An :class:`Action` from its JSON; what each type needs is checked here."""
     kind = raw.get("type")
-    if kind not in ACTION_TYPES:
+    typed = action_type(kind)
+    if typed is None:
         raise MalformedRequest([issue(f"{base}/type", "error.action_type",
                                       types=Items(tuple(Word(t) for t in ACTION_TYPES), ", "))])
     issues: list[Issue] = []
@@ -233,7 +239,7 @@ def action(raw: dict, base: str = "/action") -> Action:
         issues.append(issue(f"{base}/melds", "error.meld_without_melds"))
     if issues:
         raise ImpossibleInput(issues)
-    return Action(kind, with_cards, melds, adds, discard)
+    return parsed_action(typed, with_cards, melds, adds, discard)  # Action(...) for the canonical cards made here
 
 
 def _adds(raw: list, at: str, issues: list[Issue]) -> tuple[Add, ...]:
@@ -245,9 +251,9 @@ def _adds(raw: list, at: str, issues: list[Issue]) -> tuple[Add, ...]:
             rank = card_codes.parse(f"{to}S")[:-1] if isinstance(to, str) and _is_rank(to) else None
             if rank is None:
                 issues.append(issue(f"{where}/to", "error.add_to_rank"))
-            out.append(Add(card_list(item.get("cards") or [], f"{where}/cards", issues), rank, where))
+            out.append(parsed_add(card_list(item.get("cards") or [], f"{where}/cards", issues), rank, where))
         else:
-            out.append(Add(card_list(item, where, issues), None, where))
+            out.append(parsed_add(card_list(item, where, issues), None, where))
     return tuple(out)
 
 
