@@ -34,26 +34,35 @@ def compile_schema(schema: Schema) -> Callable[[Any], Any]:
         check = _schema(schema)
     except Unknown:
         return lambda value: None
-    return lambda value: (lambda out: None if out is NOT_SURE else out)(check(value))
+
+
+    def fast(value: Any) -> Any:  # made once per schema, not per call
+        out = check(value)
+        return None if out is NOT_SURE else out
+    return fast
 
 
 def _schema(schema: Schema) -> Check:
-    members = []
+    # by member name as JSON has it: (name loaded, required, may be null, its check); a walk over the members
+    # given (not over every member the schema has), the required ones counted
+    members: dict[str, tuple[str, bool, bool, Check]] = {}
     for name, field in schema.fields.items():
-        key = field.data_key or name
-        members.append((key, field.attribute or name, field.required, field.allow_none, _field(field)))
-    known = {key for key, *_ in members}
+        members[field.data_key or name] = (field.attribute or name, field.required, field.allow_none, _field(field))
+    required = sum(1 for _, is_required, _, _ in members.values() if is_required)
 
     def check(value: Any) -> Any:
-        if type(value) is not dict or not known.issuperset(value):
+        if type(value) is not dict:
             return NOT_SURE
+        given: dict[Any, Any] = value  # a dict: typed, so that compiled it is read as one (keys as given)
         out: dict[str, Any] = {}
-        for key, attribute, required, allow_none, field in members:
-            if key not in value:
-                if required:
-                    return NOT_SURE
-                continue
-            item = value[key]
+        found = 0
+        for key, item in given.items():
+            member = members.get(key)
+            if member is None:  # a member the schema does not define
+                return NOT_SURE
+            attribute, is_required, allow_none, field = member
+            if is_required:
+                found += 1
             if item is None:
                 if not allow_none:
                     return NOT_SURE
@@ -63,7 +72,7 @@ def _schema(schema: Schema) -> Check:
             if loaded is NOT_SURE:
                 return NOT_SURE
             out[attribute] = loaded
-        return out
+        return out if found == required else NOT_SURE
     return check
 
 
