@@ -80,11 +80,13 @@ def _canonical_cards(value: Any) -> tuple[str, ...] | None:
     return tuple(out)
 
 
-def card_list(value: Any, at: str, issues: list[Issue]) -> tuple[str, ...]:
-    """A list of card codes in canonical form, one issue per code that names no card."""
+def card_list(value: Any, at: str, issues: list[Issue], under: str = "") -> tuple[str, ...]:
+    """A list of card codes in canonical form, one issue per code that names no card (at ``at + under``: joined
+    only for a list with a fault, since nearly every list has none)."""
     known = _canonical_cards(value)
     if known is not None:
         return known
+    at += under
     out: list[str] = []
     for i, code in enumerate(value):  # the slow path: 10/T, suit symbols, lower case, and faults
         card = card_codes.canonical(code)
@@ -96,11 +98,12 @@ def card_list(value: Any, at: str, issues: list[Issue]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def meld_list(value: Any, at: str, issues: list[Issue]) -> tuple[tuple[str, ...], ...]:
+def meld_list(value: Any, at: str, issues: list[Issue], under: str = "") -> tuple[tuple[str, ...], ...]:
+    """Melds of card codes in canonical form (:func:`card_list` for each, pointed at ``at + under``)."""
     out = []
     for i, meld in enumerate(value):  # a meld's pointer is written only for a meld with a fault
         cards = _canonical_cards(meld)
-        out.append(cards if cards is not None else card_list(meld, f"{at}/{i}", issues))
+        out.append(cards if cards is not None else card_list(meld, f"{at}{under}/{i}", issues))
     return tuple(out)
 
 
@@ -187,14 +190,14 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
         players(rules, raw.get("players"), f"{base}/players", required=False),
         raw.get("first_round"),
         raw.get("stock_count"),
-        None if pile is None else card_list(pile, f"{base}/discard_pile", issues),
-        _side(raw.get("team"), f"{base}/team", issues),
-        _side(raw.get("opponents"), f"{base}/opponents", issues),
-        None if hand is None else card_list(hand, f"{base}/player/hand", issues),
+        None if pile is None else card_list(pile, base, issues, "/discard_pile"),  # pointers joined on a fault only
+        _side(raw.get("team"), base, "/team/melds", issues),
+        _side(raw.get("opponents"), base, "/opponents/melds", issues),
+        None if hand is None else card_list(hand, base, issues, "/player/hand"),
         player.get("hand_count"),
         player.get("has_melded"),
         drew,
-        () if taken is None else card_list(taken, f"{base}/turn/cards_from_pile", issues),
+        () if taken is None else card_list(taken, base, issues, "/turn/cards_from_pile"),
         answer,
         base,
     )
@@ -203,11 +206,11 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
     return out
 
 
-def _side(raw: dict | None, at: str, issues: list[Issue]) -> Side:
+def _side(raw: dict | None, base: str, melds_at: str, issues: list[Issue]) -> Side:
     if raw is None:
         return EMPTY_SIDE
     melds = raw.get("melds")
-    return parsed_side(raw.get("score"), None if melds is None else meld_list(melds, f"{at}/melds", issues),
+    return parsed_side(raw.get("score"), None if melds is None else meld_list(melds, base, issues, melds_at),
                        raw.get("red_threes"))
 
 
@@ -224,10 +227,12 @@ def action(raw: dict, base: str = "/action") -> Action:
     adds: tuple = ()
     discard = None
     if kind == "take_pile":
-        with_cards = card_list(raw.get("with") or [], f"{base}/with", issues)
+        with_cards = card_list(raw.get("with") or [], base, issues, "/with")
     if kind in ("take_pile", "meld", "go_out"):
-        melds = meld_list(raw.get("melds") or [], f"{base}/melds", issues)
-        adds = _adds(raw.get("add") or [], f"{base}/add", issues)
+        melds = meld_list(raw.get("melds") or [], base, issues, "/melds")
+        add = raw.get("add")
+        if add:
+            adds = _adds(add, f"{base}/add", issues)
     if kind == "go_out" and raw.get("discard") is not None:
         discard = one_card(raw["discard"], f"{base}/discard", issues)
     if kind == "discard":
@@ -353,8 +358,12 @@ def _round_issues(teams: tuple[TeamRound, ...], base: str, rules: Variant) -> li
         first.setdefault(team.name, i)
     out = [t for t in teams if t.went_out]
     issues += [issue(f"{t.pointer}/went_out", "error.two_went_out", name=out[0].name) for t in out[1:]]
-    located = [lc for t in teams for lc in t.located_cards()]
-    issues += deck_issues(rules, [c for c, _ in located], lambda: located,
+    shown: list[str] = []  # the cards alone: their pointers are written only when the deck cannot hold them
+    for t in teams:
+        for meld in t.melds or ():
+            shown += meld
+        shown += t.hand or ()
+    issues += deck_issues(rules, shown, lambda: [lc for t in teams for lc in t.located_cards()],
                           [(t.red_threes, f"{t.pointer}/red_threes") for t in teams])
     return issues
 
