@@ -13,14 +13,14 @@ field it does not know makes the whole schema take the slow path.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from marshmallow import Schema, fields
 from marshmallow.validate import Length, Range
 
 from .shape_fields import MAX_CARD_LENGTH, AddItem, BoundedList, CardList, StrictBoolean, StrictInteger, StrictString
 
-NOT_SURE = object()
+NOT_SURE: Final = object()  # Final: compiled, a static, not a look-up in the module's globals per use
 Check = Callable[[Any], Any]  # the loaded value, or NOT_SURE
 
 
@@ -113,13 +113,13 @@ def _field(field: fields.Field) -> Check:  # noqa: C901 -- one branch per field 
     if isinstance(field, CardList):
         if field.validators:
             raise Unknown(field)
-        most = field.max_length
+        most, longest = field.max_length, MAX_CARD_LENGTH  # captured: read per card, not from the globals
 
         def cards(v: Any) -> Any:
             if type(v) is not list or len(v) > most:
                 return NOT_SURE
             for c in v:
-                if type(c) is not str or len(c) > MAX_CARD_LENGTH:
+                if type(c) is not str or len(c) > longest:
                     return NOT_SURE
             return list(v)
         return cards
