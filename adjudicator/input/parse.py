@@ -23,7 +23,7 @@ or :class:`~adjudicator.model.errors.UnknownVariant`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..model import cards as card_codes
 from . import house_rules, shape
@@ -36,8 +36,10 @@ from ..model.situation import EMPTY_SIDE, NOT_GIVEN, Side, Situation, parsed_sid
 from ..rules.table_check import deck_issues
 from ..variants import Variant
 
-DREW = (None, "stock", "pile")
-PARTNER_ANSWERS = (None, "yes", "no")
+# Final: compiled, each is a static, not a look-up in the module's globals at each use
+DREW: Final = (None, "stock", "pile")
+PARTNER_ANSWERS: Final = (None, "yes", "no")
+_CANONICAL: Final[dict[str, str]] = card_codes.CANONICAL  # every canonical code, to itself
 # Penalty kinds are the catalogue's score.penalty_<kind> parameters ("hint", "unverifiable_count").
 TABLE_COUNTS = ("melded_points", "natural_canastas", "mixed_canastas")
 RULING_MEMBERS = ("situation", "action")
@@ -67,11 +69,10 @@ def rules(variants: dict[str, Variant], payload: dict) -> Variant:
 
 def _canonical_cards(value: Any) -> tuple[str, ...] | None:
     """The codes of ``value`` when each is canonical already (the usual request), else None."""
-    get = card_codes.CANONICAL.get
     out: list[str] = []
     try:
         for code in value:  # stops at the first code that is not canonical (no `None in out`: == per card)
-            card = get(code)
+            card = _CANONICAL.get(code)
             if card is None:
                 return None
             out.append(card)
