@@ -101,3 +101,19 @@ def test_a_mutated_body_gets_the_same_answer(seed, replacement, kind):
        kind=st.sampled_from(["adjudicate", "score", "compare"]))
 def test_arbitrary_json_gets_the_same_answer(body, kind):
     agrees(kind, body)
+
+
+def test_a_member_missing_or_unknown_or_not_named_by_a_string_takes_the_slow_path():
+    """The fast path walks the members a body gives: a required one left out, one the schema does not define
+    (however it is named), or a null where none is allowed must still reach marshmallow, which refuses it."""
+    body = VALID[0]
+    faults = [{k: v for k, v in body.items() if k != "action"},  # a required member left out
+              {k: v for k, v in body.items() if k != "variant"},
+              body | {"other": 1}, body | {1: "x"}, body | {None: "x"},  # members the schema does not define
+              body | {"situation": body["situation"] | {("players",): 4}},
+              body | {"action": None}]  # null where the schema allows none
+    for fault in faults:
+        assert FAST["adjudicate"](fault) is None, fault
+        agrees("adjudicate", fault)
+    optional = {k: v for k, v in body.items() if k != "house_rules"}  # an optional member left out: still fast
+    assert FAST["adjudicate"](optional) == SCHEMAS["adjudicate"].load(optional)

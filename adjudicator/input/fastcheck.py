@@ -13,14 +13,14 @@ field it does not know makes the whole schema take the slow path.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from marshmallow import Schema, fields
 from marshmallow.validate import Length, Range
 
 from .shape_fields import MAX_CARD_LENGTH, AddItem, BoundedList, CardList, StrictBoolean, StrictInteger, StrictString
 
-NOT_SURE = object()
+NOT_SURE: Final = object()  # Final: compiled, a static, not a look-up in the module's globals per use
 Check = Callable[[Any], Any]  # the loaded value, or NOT_SURE
 
 
@@ -34,26 +34,35 @@ def compile_schema(schema: Schema) -> Callable[[Any], Any]:
         check = _schema(schema)
     except Unknown:
         return lambda value: None
-    return lambda value: (lambda out: None if out is NOT_SURE else out)(check(value))
+
+
+    def fast(value: Any) -> Any:  # made once per schema, not per call
+        out = check(value)
+        return None if out is NOT_SURE else out
+    return fast
 
 
 def _schema(schema: Schema) -> Check:
-    members = []
+    # by member name as JSON has it: (name loaded, required, may be null, its check); a walk over the members
+    # given (not over every member the schema has), the required ones counted
+    members: dict[str, tuple[str, bool, bool, Check]] = {}
     for name, field in schema.fields.items():
-        key = field.data_key or name
-        members.append((key, field.attribute or name, field.required, field.allow_none, _field(field)))
-    known = {key for key, *_ in members}
+        members[field.data_key or name] = (field.attribute or name, field.required, field.allow_none, _field(field))
+    required = sum(1 for _, is_required, _, _ in members.values() if is_required)
 
     def check(value: Any) -> Any:
-        if type(value) is not dict or not known.issuperset(value):
+        if type(value) is not dict:
             return NOT_SURE
+        given: dict[Any, Any] = value  # a dict: typed, so that compiled it is read as one (keys as given)
         out: dict[str, Any] = {}
-        for key, attribute, required, allow_none, field in members:
-            if key not in value:
-                if required:
-                    return NOT_SURE
-                continue
-            item = value[key]
+        found = 0
+        for key, item in given.items():
+            member = members.get(key)
+            if member is None:  # a member the schema does not define
+                return NOT_SURE
+            attribute, is_required, allow_none, field = member
+            if is_required:
+                found += 1
             if item is None:
                 if not allow_none:
                     return NOT_SURE
@@ -63,7 +72,7 @@ def _schema(schema: Schema) -> Check:
             if loaded is NOT_SURE:
                 return NOT_SURE
             out[attribute] = loaded
-        return out
+        return out if found == required else NOT_SURE
     return check
 
 
@@ -104,13 +113,13 @@ def _field(field: fields.Field) -> Check:  # noqa: C901 -- one branch per field 
     if isinstance(field, CardList):
         if field.validators:
             raise Unknown(field)
-        most = field.max_length
+        most, longest = field.max_length, MAX_CARD_LENGTH  # captured: read per card, not from the globals
 
         def cards(v: Any) -> Any:
             if type(v) is not list or len(v) > most:
                 return NOT_SURE
             for c in v:
-                if type(c) is not str or len(c) > MAX_CARD_LENGTH:
+                if type(c) is not str or len(c) > longest:
                     return NOT_SURE
             return list(v)
         return cards

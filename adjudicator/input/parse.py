@@ -23,21 +23,23 @@ or :class:`~adjudicator.model.errors.UnknownVariant`.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Final
 
 from ..model import cards as card_codes
 from . import house_rules, shape
-from ..model.actions import ACTION_TYPES, Action, Add
+from ..model.actions import ACTION_TYPES, Action, Add, action_type, parsed_action, parsed_add
 from ..model.errors import COUNTED, MAX_ISSUES, AdjudicatorError, ImpossibleInput, Issue, MalformedRequest, UnknownVariant, issue, pointer
 from ..model.messages import Items, Word
 from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, CompareRequest, OptionsRequest, RulingRequest, ScoreRequest, \
     TeamRound
-from ..model.situation import NOT_GIVEN, Side, Situation
+from ..model.situation import EMPTY_SIDE, NOT_GIVEN, Side, Situation, parsed_side, parsed_situation
 from ..rules.table_check import deck_issues
 from ..variants import Variant
 
-DREW = (None, "stock", "pile")
-PARTNER_ANSWERS = (None, "yes", "no")
+# Final: compiled, each is a static, not a look-up in the module's globals at each use
+DREW: Final = (None, "stock", "pile")
+PARTNER_ANSWERS: Final = (None, "yes", "no")
+_CANONICAL: Final[dict[str, str]] = card_codes.CANONICAL  # every canonical code, to itself
 # Penalty kinds are the catalogue's score.penalty_<kind> parameters ("hint", "unverifiable_count").
 TABLE_COUNTS = ("melded_points", "natural_canastas", "mixed_canastas")
 RULING_MEMBERS = ("situation", "action")
@@ -67,19 +69,25 @@ def rules(variants: dict[str, Variant], payload: dict) -> Variant:
 
 def _canonical_cards(value: Any) -> tuple[str, ...] | None:
     """The codes of ``value`` when each is canonical already (the usual request), else None."""
-    get = card_codes.CANONICAL.get
+    out: list[str] = []
     try:
-        out = [get(code) for code in value]
+        for code in value:  # stops at the first code that is not canonical (no `None in out`: == per card)
+            card = _CANONICAL.get(code)
+            if card is None:
+                return None
+            out.append(card)
     except TypeError:  # an unhashable item where a code should be
         return None
-    return None if None in out else tuple(cast(list[str], out))
+    return tuple(out)
 
 
-def card_list(value: Any, at: str, issues: list[Issue]) -> tuple[str, ...]:
-    """A list of card codes in canonical form, one issue per code that names no card."""
+def card_list(value: Any, at: str, issues: list[Issue], under: str = "") -> tuple[str, ...]:
+    """A list of card codes in canonical form, one issue per code that names no card (at ``at + under``: joined
+    only for a list with a fault, since nearly every list has none)."""
     known = _canonical_cards(value)
     if known is not None:
         return known
+    at += under
     out: list[str] = []
     for i, code in enumerate(value):  # the slow path: 10/T, suit symbols, lower case, and faults
         card = card_codes.canonical(code)
@@ -91,11 +99,12 @@ def card_list(value: Any, at: str, issues: list[Issue]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def meld_list(value: Any, at: str, issues: list[Issue]) -> tuple[tuple[str, ...], ...]:
+def meld_list(value: Any, at: str, issues: list[Issue], under: str = "") -> tuple[tuple[str, ...], ...]:
+    """Melds of card codes in canonical form (:func:`card_list` for each, pointed at ``at + under``)."""
     out = []
     for i, meld in enumerate(value):  # a meld's pointer is written only for a meld with a fault
         cards = _canonical_cards(meld)
-        out.append(cards if cards is not None else card_list(meld, f"{at}/{i}", issues))
+        out.append(cards if cards is not None else card_list(meld, f"{at}{under}/{i}", issues))
     return tuple(out)
 
 
@@ -178,38 +187,39 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
     pile = raw.get("discard_pile")
     hand = player.get("hand")
     taken = (turn or {}).get("cards_from_pile")
-    out = Situation(
-        players=players(rules, raw.get("players"), f"{base}/players", required=False),
-        first_round=raw.get("first_round"),
-        stock_count=raw.get("stock_count"),
-        pile=None if pile is None else card_list(pile, f"{base}/discard_pile", issues),
-        team=_side(raw.get("team"), f"{base}/team", issues),
-        opponents=_side(raw.get("opponents"), f"{base}/opponents", issues),
-        hand=None if hand is None else card_list(hand, f"{base}/player/hand", issues),
-        hand_count=player.get("hand_count"),
-        has_melded=player.get("has_melded"),
-        drew=drew,
-        cards_from_pile=() if taken is None else card_list(taken, f"{base}/turn/cards_from_pile", issues),
-        partner_answer=answer,
-        base=base,
+    out = parsed_situation(  # Situation(...) for the canonical cards made here, each field in order
+        players(rules, raw.get("players"), f"{base}/players", required=False),
+        raw.get("first_round"),
+        raw.get("stock_count"),
+        None if pile is None else card_list(pile, base, issues, "/discard_pile"),  # pointers joined on a fault only
+        _side(raw.get("team"), base, "/team/melds", issues),
+        _side(raw.get("opponents"), base, "/opponents/melds", issues),
+        None if hand is None else card_list(hand, base, issues, "/player/hand"),
+        player.get("hand_count"),
+        player.get("has_melded"),
+        drew,
+        () if taken is None else card_list(taken, base, issues, "/turn/cards_from_pile"),
+        answer,
+        base,
     )
     if issues:
         raise ImpossibleInput(issues)
     return out
 
 
-def _side(raw: dict | None, at: str, issues: list[Issue]) -> Side:
+def _side(raw: dict | None, base: str, melds_at: str, issues: list[Issue]) -> Side:
     if raw is None:
-        return Side()
+        return EMPTY_SIDE
     melds = raw.get("melds")
-    return Side(raw.get("score"), None if melds is None else meld_list(melds, f"{at}/melds", issues),
-                raw.get("red_threes"))
+    return parsed_side(raw.get("score"), None if melds is None else meld_list(melds, base, issues, melds_at),
+                       raw.get("red_threes"))
 
 
 def action(raw: dict, base: str = "/action") -> Action:
     """An :class:`Action` from its JSON; what each type needs is checked here."""
     kind = raw.get("type")
-    if kind not in ACTION_TYPES:
+    typed = action_type(kind)
+    if typed is None:
         raise MalformedRequest([issue(f"{base}/type", "error.action_type",
                                       types=Items(tuple(Word(t) for t in ACTION_TYPES), ", "))])
     issues: list[Issue] = []
@@ -218,10 +228,12 @@ def action(raw: dict, base: str = "/action") -> Action:
     adds: tuple = ()
     discard = None
     if kind == "take_pile":
-        with_cards = card_list(raw.get("with") or [], f"{base}/with", issues)
+        with_cards = card_list(raw.get("with") or [], base, issues, "/with")
     if kind in ("take_pile", "meld", "go_out"):
-        melds = meld_list(raw.get("melds") or [], f"{base}/melds", issues)
-        adds = _adds(raw.get("add") or [], f"{base}/add", issues)
+        melds = meld_list(raw.get("melds") or [], base, issues, "/melds")
+        add = raw.get("add")
+        if add:
+            adds = _adds(add, f"{base}/add", issues)
     if kind == "go_out" and raw.get("discard") is not None:
         discard = one_card(raw["discard"], f"{base}/discard", issues)
     if kind == "discard":
@@ -233,7 +245,7 @@ def action(raw: dict, base: str = "/action") -> Action:
         issues.append(issue(f"{base}/melds", "error.meld_without_melds"))
     if issues:
         raise ImpossibleInput(issues)
-    return Action(kind, with_cards, melds, adds, discard)
+    return parsed_action(typed, with_cards, melds, adds, discard)  # Action(...) for the canonical cards made here
 
 
 def _adds(raw: list, at: str, issues: list[Issue]) -> tuple[Add, ...]:
@@ -245,9 +257,9 @@ def _adds(raw: list, at: str, issues: list[Issue]) -> tuple[Add, ...]:
             rank = card_codes.parse(f"{to}S")[:-1] if isinstance(to, str) and _is_rank(to) else None
             if rank is None:
                 issues.append(issue(f"{where}/to", "error.add_to_rank"))
-            out.append(Add(card_list(item.get("cards") or [], f"{where}/cards", issues), rank, where))
+            out.append(parsed_add(card_list(item.get("cards") or [], f"{where}/cards", issues), rank, where))
         else:
-            out.append(Add(card_list(item, where, issues), None, where))
+            out.append(parsed_add(card_list(item, where, issues), None, where))
     return tuple(out)
 
 
@@ -347,8 +359,12 @@ def _round_issues(teams: tuple[TeamRound, ...], base: str, rules: Variant) -> li
         first.setdefault(team.name, i)
     out = [t for t in teams if t.went_out]
     issues += [issue(f"{t.pointer}/went_out", "error.two_went_out", name=out[0].name) for t in out[1:]]
-    located = [lc for t in teams for lc in t.located_cards()]
-    issues += deck_issues(rules, [c for c, _ in located], lambda: located,
+    shown: list[str] = []  # the cards alone: their pointers are written only when the deck cannot hold them
+    for t in teams:
+        for meld in t.melds or ():
+            shown += meld
+        shown += t.hand or ()
+    issues += deck_issues(rules, shown, lambda: [lc for t in teams for lc in t.located_cards()],
                           [(t.red_threes, f"{t.pointer}/red_threes") for t in teams])
     return issues
 

@@ -198,9 +198,13 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
 def caps(variants: dict[str, Variant]) -> tuple[int, int]:
     """(most cards in a list, most red threes a team lays out): the largest loaded deck's."""
     most_cards = most_reds = 0
-    for v in variants.values():  # one pass: every request asks
-        most_cards = max(most_cards, v.deck_size)
-        most_reds = max(most_reds, v.red_threes_in_deck)
+    for v in variants.values():  # one pass, plain comparisons: every request asks (max() costs more than the rest)
+        cards: int = v.deck_size
+        reds: int = v.red_threes_in_deck
+        if cards > most_cards:
+            most_cards = cards
+        if reds > most_reds:
+            most_reds = reds
     return most_cards, most_reds
 
 

@@ -77,3 +77,38 @@ class Action:
         for add in self.adds:
             out += add.cards
         return out
+
+
+# --- made from parsed JSON ----------------------------------------------------------------------------
+# The parser (adjudicator.input.parse) has already checked the type and put every card in canonical form, pointing
+# at each fault, so an action it makes need not go through __post_init__ again, nor through the frozen dataclass's
+# per-field object.__setattr__. These make the same classes, equal field for field to what __init__ makes.
+
+_new = object.__new__
+_ADD_SETTERS = tuple(Add.__dict__[name].__set__ for name in Add.__slots__)
+assert Add.__slots__ == ("cards", "to", "pointer")
+_set_dict = object.__setattr__
+
+
+def parsed_add(cards: tuple[str, ...], to: str | None, pointer: str) -> Add:
+    """``Add(cards, to, pointer)`` for canonical cards and a canonical rank (or None)."""
+    made = _new(Add)
+    s_cards, s_to, s_pointer = _ADD_SETTERS
+    s_cards(made, cards)
+    s_to(made, to)
+    s_pointer(made, pointer)
+    return made
+
+
+def parsed_action(kind: ActionType, with_cards: tuple[str, ...], melds: tuple[tuple[str, ...], ...],
+                  adds: tuple[Add, ...], discard: str | None) -> Action:
+    """``Action(kind, with_cards, melds, adds, discard)`` for a known type and canonical cards."""
+    made = _new(Action)
+    _set_dict(made, "__dict__", {"type": kind, "with_cards": with_cards, "melds": melds, "adds": adds,
+                                 "discard": discard})
+    return made
+
+
+def action_type(kind: object) -> ActionType | None:
+    """The action type named ``kind``, or None."""
+    return _TYPES.get(kind) if isinstance(kind, str) else None

@@ -148,3 +148,39 @@ class Situation:
             for meld in side.melds or ():
                 out += meld
         return out
+
+
+# --- made from parsed JSON ----------------------------------------------------------------------------
+# The parser (adjudicator.input.parse) has already put every card in canonical form and pointed at each one that
+# names no card, so a situation it makes need not go through __post_init__'s normalising again, nor through the
+# frozen dataclass's __init__, which sets each field by object.__setattr__ (most of what making one costs). These
+# make the same classes, equal field for field to what __init__ makes from the same canonical cards.
+
+_new = object.__new__
+_SIDE_SETTERS = tuple(Side.__dict__[name].__set__ for name in Side.__slots__)
+assert Side.__slots__ == ("score", "melds", "red_threes")
+_set_dict = object.__setattr__
+EMPTY_SIDE = Side()
+
+
+def parsed_side(score: int | None, melds: tuple[tuple[str, ...], ...] | None, red_threes: int | None) -> Side:
+    """``Side(score, melds, red_threes)`` for melds of canonical cards (what the parser makes)."""
+    made = _new(Side)
+    s_score, s_melds, s_red = _SIDE_SETTERS
+    s_score(made, score)
+    s_melds(made, melds)
+    s_red(made, red_threes)
+    return made
+
+
+def parsed_situation(players: int | None, first_round: bool | None, stock_count: int | None,
+                     pile: tuple[str, ...] | None, team: Side, opponents: Side, hand: tuple[str, ...] | None,
+                     hand_count: int | None, has_melded: bool | None, drew: str | None,
+                     cards_from_pile: tuple[str, ...], partner_answer: str | None, base: str) -> Situation:
+    """``Situation(...)`` (every field, in order) for cards in canonical form already (what the parser makes)."""
+    made = _new(Situation)
+    _set_dict(made, "__dict__", {
+        "players": players, "first_round": first_round, "stock_count": stock_count, "pile": pile, "team": team,
+        "opponents": opponents, "hand": hand, "hand_count": hand_count, "has_melded": has_melded, "drew": drew,
+        "cards_from_pile": cards_from_pile, "partner_answer": partner_answer, "base": base})
+    return made
