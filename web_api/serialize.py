@@ -361,8 +361,9 @@ def rule_list(lang: str) -> dict:
 # Scores
 
 
-def _sources(cs, houses) -> dict:
-    out: dict = {"citations": citations(cs)}
+def _add_sources(out: dict, cs, houses) -> dict:
+    """``out`` with the citations and, where the table settled a point, the house rules it used."""
+    out["citations"] = citations(cs)
     if houses:
         out["house_rules"] = [house_rule(h) for h in houses]
         if len(houses) == 1:
@@ -371,14 +372,8 @@ def _sources(cs, houses) -> dict:
 
 
 def score_line(line: ScoreLine, lang: str) -> dict:
-    out: dict = {"item": line.item, "label": words_for(f"line.{line.item}", lang), "count": line.count,
-                 "points": line.points, "parameters": list(line.parameters), "citations": citations(line.citations)}
-    houses = line.house_rules
-    if houses:  # as _sources() adds them
-        out["house_rules"] = [house_rule(h) for h in houses]
-        if len(houses) == 1:
-            out["house_rule"] = house_rule(houses[0])
-    return out
+    return _add_sources({"item": line.item, "label": words_for(f"line.{line.item}", lang), "count": line.count,
+                         "points": line.points, "parameters": list(line.parameters)}, line.citations, line.house_rules)
 
 
 _OPENINGS: Final[dict[tuple, tuple]] = {}  # (id(opening), language) -> (the opening, its JSON)
@@ -411,8 +406,7 @@ def _next_opening(o: NextOpening, lang: str) -> dict:
     out["status"] = o.status
     if o.status != "stated" and not o.undetermined:
         out["note"] = translated(o.note, o.notes, lang)
-    out.update(_sources(o.citations, o.house_rules))
-    return out
+    return _add_sources(out, o.citations, o.house_rules)
 
 
 def _standing(need, lang: str) -> dict:
