@@ -208,3 +208,33 @@ def test_the_engines_fast_constructors_make_what_the_dataclasses_make():
     made, slow = ruling(**values), Ruling(**values)
     assert made == slow and all(getattr(made, name) == getattr(slow, name) for name in names)
     assert set(vars(made)) == set(names)
+
+
+def test_the_parsers_fast_constructors_make_what_the_dataclasses_make():
+    """The parser builds situations and actions from canonical cards without the dataclasses' ``__init__``
+    (``parsed_*``), and a merge of readings builds each ``Reading`` so (``reading``). Each must set every field
+    its class has, so a field added to one of these classes without its builder fails here."""
+    from dataclasses import fields
+
+    from adjudicator.model.actions import Add, parsed_action, parsed_add
+    from adjudicator.model.findings import Reading, reading
+    from adjudicator.model.situation import Side, Situation, parsed_side, parsed_situation
+
+    def same(made, slow, cls):
+        names = [f.name for f in fields(cls)]
+        assert made == slow and all(getattr(made, n) == getattr(slow, n) for n in names)
+        held = set(vars(made)) if hasattr(made, "__dict__") else {n for n in cls.__slots__ if hasattr(made, n)}
+        assert held >= set(names), set(names) - held
+
+    side = parsed_side(120, (("KH", "KS", "KD"),), 1)
+    same(side, Side(120, (("KH", "KS", "KD"),), 1), Side)
+    values = {"players": 4, "first_round": False, "stock_count": 30, "pile": ("9H", "5C"), "team": side,
+              "opponents": Side(), "hand": ("9S", "JK"), "hand_count": 2, "has_melded": True, "drew": "stock",
+              "cards_from_pile": (), "partner_answer": "yes", "base": "/situation"}
+    assert [f.name for f in fields(Situation)] == list(values)  # the builder's arguments, in the class's order
+    same(parsed_situation(*values.values()), Situation(**values), Situation)
+    add = parsed_add(("QH", "QS"), "Q", "/action/add/0")
+    same(add, Add(("QH", "QS"), "Q", "/action/add/0"), Add)
+    same(parsed_action(ActionType.MELD, (), (("KH", "KS", "KD"),), (add,), None),
+         Action("meld", (), (("KH", "KS", "KD"),), (add,), None), Action)
+    same(reading((("wild.twos", True),), "legal", ()), Reading((("wild.twos", True),), "legal", ()), Reading)
