@@ -35,7 +35,6 @@ def compile_schema(schema: Schema) -> Callable[[Any], Any]:
     except Unknown:
         return lambda value: None
 
-
     def fast(value: Any) -> Any:  # made once per schema, not per call
         out = check(value)
         return None if out is NOT_SURE else out

@@ -359,11 +359,7 @@ def _round_issues(teams: tuple[TeamRound, ...], base: str, rules: Variant) -> li
         first.setdefault(team.name, i)
     out = [t for t in teams if t.went_out]
     issues += [issue(f"{t.pointer}/went_out", "error.two_went_out", name=out[0].name) for t in out[1:]]
-    shown: list[str] = []  # the cards alone: their pointers are written only when the deck cannot hold them
-    for t in teams:
-        for meld in t.melds or ():
-            shown += meld
-        shown += t.hand or ()
+    shown = [c for t in teams for c in t.cards_shown()]  # their pointers are written only when the deck cannot hold them
     issues += deck_issues(rules, shown, lambda: [lc for t in teams for lc in t.located_cards()],
                           [(t.red_threes, f"{t.pointer}/red_threes") for t in teams])
     return issues

@@ -54,6 +54,13 @@ class TeamRound:
     concealed: bool = False
     penalties: tuple[str, ...] = ()
 
+    def cards_shown(self) -> list[str]:
+        """Every card the team shows (melds, then hand): :meth:`located_cards` without the pointers."""
+        out: list[str] = []
+        for meld in self.melds or ():
+            out += meld
+        return out + list(self.hand or ())
+
     def located_cards(self) -> list[tuple[str, str]]:
         """Every card the team shows (melds, then hand) with its pointer."""
         out = [(c, f"{self.pointer}/melds/{j}/{k}") for j, m in enumerate(self.melds or ()) for k, c in enumerate(m)]
