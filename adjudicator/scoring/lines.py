@@ -105,26 +105,28 @@ def _price(reader: Reader, team: TeamRound) -> tuple[list[int], list[str], int, 
     if prices is None:
         prices = reader.rules.cite_cache[_PRICES] = {}
     needs: list[tuple[str, str, Message | None]] = []
-    meld_values: list[int] = []
     meld_params: dict[str, None] = {}
-    for j, meld in enumerate(team.melds or ()):
-        meld_value = 0
-        for k, card in enumerate(meld):
-            value, name = _card_price(reader, prices, card, needs, team.pointer, "melds", j, k)
-            meld_value += value
-            if name is not None:
-                meld_params[name] = None
-        meld_values.append(meld_value)
-    hand_value = 0
+    meld_values = [_priced(reader, prices, meld, needs, meld_params, team.pointer, "melds", j)
+                   for j, meld in enumerate(team.melds or ())]
     hand_params: dict[str, None] = {}
-    for k, card in enumerate(team.hand or ()):
-        value, name = _card_price(reader, prices, card, needs, team.pointer, "hand", -1, k)
-        hand_value += value
-        if name is not None:
-            hand_params[name] = None
+    hand_value = _priced(reader, prices, team.hand or (), needs, hand_params, team.pointer, "hand", -1)
     if needs:
         raise reader.not_stated(needs)
     return meld_values, list(meld_params), hand_value, list(hand_params)
+
+
+def _priced(reader: Reader, prices: dict[str, tuple[int, str | None]], cards: tuple[str, ...],
+            needs: list[tuple[str, str, Message | None]], params: dict[str, None], pointer: str, where: str,
+            j: int) -> int:
+    """The value of ``cards`` (a meld, ``j`` its number, or the hand, ``j`` -1); the value parameters they
+    rest on are added to ``params``."""
+    total = 0
+    for k, card in enumerate(cards):
+        value, name = _card_price(reader, prices, card, needs, pointer, where, j, k)
+        total += value
+        if name is not None:
+            params[name] = None
+    return total
 
 
 def _card_price(reader: Reader, prices: dict[str, tuple[int, str | None]], card: str,
