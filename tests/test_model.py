@@ -238,3 +238,22 @@ def test_the_parsers_fast_constructors_make_what_the_dataclasses_make():
     same(parsed_action(ActionType.MELD, (), (("KH", "KS", "KD"),), (add,), None),
          Action("meld", (), (("KH", "KS", "KD"),), (add,), None), Action)
     same(reading((("wild.twos", True),), "legal", ()), Reading((("wild.twos", True),), "legal", ()), Reading)
+
+
+def test_the_merge_of_readings_compares_findings_as_the_dataclass_does():
+    """``readings._same`` compares two findings field by field (cheaper than the dataclass's ``__eq__``); it
+    must read every field, so a field added to Finding and left out of it fails here."""
+    from dataclasses import fields, replace
+
+    from adjudicator.model.findings import Finding
+    from adjudicator.model.messages import msg
+    from adjudicator.rules.readings import _same
+
+    base = Finding("meld.same_rank", True, msg("k", n=1), ("p",), ("c",), ("h",), ("o",), ("m",))
+    other = {"rule": "meld.min_cards", "passed": False, "message": msg("k", n=2), "parameters": ("q",),
+             "citations": ("d",), "house_rules": ("i",), "open_on": ("x",), "missing": ("y",)}
+    assert [f.name for f in fields(Finding)] == list(other)
+    assert _same(base, replace(base)) and base == replace(base)
+    for name, value in other.items():
+        changed = replace(base, **{name: value})
+        assert not _same(base, changed) and base != changed, name
