@@ -9,7 +9,7 @@ COPY phone_engine/package.json phone_engine/package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error
 
 # The engine (adjudicator/rules, words, input, options, compare, scoring; model/cards.py) and the JSON of its answers
-# (web_api/serialize.py) compiled to C by mypyc, as scripts/compile-engine lists them: the same source, about
+# (adjudicator/answers) compiled to C by mypyc, as scripts/compile-engine lists them: the same source, about
 # twice as fast in process (BENCHMARKS.md). Built on the very base the service runs on, so the extension modules fit
 # its Python; requirements-compile.txt holds the compiler and, at the service's pins, what the compiled modules
 # import. The compiler and gcc stay in this stage. tests/test_compiled_engine.py runs the suite against the
@@ -22,7 +22,6 @@ WORKDIR /build
 COPY requirements-compile.txt ./
 RUN pip install --no-cache-dir --require-hashes -r requirements-compile.txt
 COPY adjudicator adjudicator
-COPY web_api web_api
 COPY scripts/compile-engine scripts/compile-engine
 RUN python scripts/compile-engine /build
 
@@ -56,7 +55,7 @@ COPY --from=engine-compiled /build/adjudicator/options/*.so adjudicator/options/
 COPY --from=engine-compiled /build/adjudicator/compare/*.so adjudicator/compare/
 COPY --from=engine-compiled /build/adjudicator/scoring/*.so adjudicator/scoring/
 COPY --from=engine-compiled /build/adjudicator/model/*.so adjudicator/model/
-COPY --from=engine-compiled /build/web_api/*.so web_api/
+COPY --from=engine-compiled /build/adjudicator/answers/*.so adjudicator/answers/
 COPY --from=engine-compiled /build/*__mypyc*.so ./
 
 # The engine the page keeps for play without signal (scripts/install-engine-runtime does the same outside

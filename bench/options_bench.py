@@ -13,7 +13,7 @@ drawn, not said -- which lists both):
 
 Each is timed twice: ``legal_moves`` on a situation parsed beforehand (the search, the
 complete walk and its rulings), and ``answer`` -- parse + ``legal_moves`` + the JSON-ready dict
-of the first page of each group (:func:`web_api.serialize.options` with the API's default
+of the first page of each group (:func:`adjudicator.answers.serialize.options` with the API's default
 ``limit``), which is what ``POST /v1/options`` does without Flask and JSON encoding.
 
 Each is timed warm and ``cold``: the parts' rulings a meld listing is decided from are kept across
@@ -55,7 +55,7 @@ from adjudicator.options.listing import legal_moves  # noqa: E402
 from adjudicator.options.parts import part_cache  # noqa: E402
 from adjudicator.input.parse import options_request  # noqa: E402
 from adjudicator.variants import load_all  # noqa: E402
-from web_api import serialize  # noqa: E402
+from adjudicator.answers import serialize  # noqa: E402
 from web_api.options_api import LIMIT  # noqa: E402
 
 HAND_15 = ["AH", "AS", "KC", "QH", "QS", "JD", "10C", "10H", "9S", "8D", "7C", "5H", "4S", "2C", "JK"]

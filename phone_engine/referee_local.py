@@ -3,7 +3,7 @@
 The page posts the same JSON body it would send to ``POST /v1/adjudicate``, ``/v1/options``,
 ``/v1/score`` or ``/v1/compare``; :func:`answer` gives back the status and the JSON the service
 would have sent, made by the same functions the service's views call (the engine's parser, the
-engine, :mod:`web_api.serialize`), so verdicts, citations and words are the service's own. No rule
+engine, :mod:`adjudicator.answers.serialize`), so verdicts, citations and words are the service's own. No rule
 is written here. Only the Flask parts of the views (request, ``jsonify``, error handlers) are
 replaced, by a few lines that do what they do.
 """
@@ -20,8 +20,8 @@ from adjudicator.rules.engine import rule
 from adjudicator.words.render import DEFAULT_LANGUAGE, LANGUAGES
 from adjudicator.scoring import score as score_sheet
 from adjudicator.variants import load_all
-from web_api import phrases, serialize
-from web_api.serialize import problem_type
+from adjudicator.answers import phrases, serialize
+from adjudicator.answers.serialize import problem_type
 
 phrases.register_phrases()  # the problem titles join the engine's catalogue, as create_app() does
 

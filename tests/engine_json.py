@@ -2,7 +2,7 @@
 
 Tests of the rule matrix, scores and comparisons pin JSON answers (verdicts,
 rule ids, citations, score lines). These helpers run the engine's own entry
-points and put the typed results through :mod:`web_api.serialize`, exactly as
+points and put the typed results through :mod:`adjudicator.answers.serialize`, exactly as
 the endpoints do, so the same tables hold for the library and for HTTP. An
 engine error becomes the problem the API would answer with.
 """
@@ -14,8 +14,8 @@ from adjudicator.compare.comparison import compare as compare_typed
 from adjudicator.input.payloads import adjudicate as adjudicate_typed
 from adjudicator.input.parse import compare_request
 from adjudicator.input.payloads import score_payload
-from web_api import serialize
-from web_api.phrases import register_phrases
+from adjudicator.answers import serialize
+from adjudicator.answers.phrases import register_phrases
 
 register_phrases()  # the web layer's texts are part of the catalogue, as in the app
 

@@ -50,7 +50,7 @@ def test_every_engine_module_runs_compiled(compiled):
                      if p.name != "__init__.py" and p.relative_to(compiled) not in LEFT_AS_PYTHON)
     modules += [".".join(m.with_suffix("").parts) for m in MODULES]
     assert {"adjudicator.rules.engine", "adjudicator.rules.judge", "adjudicator.words.render",
-            "adjudicator.input.parse", "web_api.serialize"} <= set(modules)
+            "adjudicator.input.parse", "adjudicator.answers.serialize"} <= set(modules)
     for name in modules:
         path = compiled.joinpath(*name.split("."))
         assert list(path.parent.glob(f"{path.name}.*.so")), f"{name} was not compiled"

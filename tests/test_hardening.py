@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from web_api.phrases import register_phrases
+from adjudicator.answers.phrases import register_phrases
 from adjudicator.words.render import words
 from flask import Blueprint
 

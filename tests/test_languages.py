@@ -17,7 +17,7 @@ import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from web_api.phrases import register_phrases
+from adjudicator.answers.phrases import register_phrases
 from adjudicator.words.catalogue import ENGLISH
 from adjudicator.model.messages import Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word, msg
 from adjudicator.model.requirement import Requirement
@@ -25,7 +25,7 @@ from adjudicator.words.render import LANGUAGES, LOCALE_DIR, render
 from adjudicator.variants import load_all
 from engine_json import LANG  # noqa: F401
 from ruling_table import HOUSE_RULES, ROWS
-from web_api import serialize
+from adjudicator.answers import serialize
 
 register_phrases()  # the web layer's texts are part of the catalogue, as in the app
 

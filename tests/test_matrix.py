@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from web_api.serialize import citation  # noqa: E402
+from adjudicator.answers.serialize import citation  # noqa: E402
 
 import csv
 import io

@@ -26,7 +26,7 @@ from adjudicator.replay import situation_of
 from adjudicator.input.payloads import score_payload
 from adjudicator.variants import load_all
 from selfplay import play
-from web_api import serialize
+from adjudicator.answers import serialize
 
 VARIANTS = load_all()
 SEEDS = 4  # rounds per variant

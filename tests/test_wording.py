@@ -19,7 +19,7 @@ from adjudicator.model.messages import Cards, Rank, msg
 from adjudicator.words.render import render, text
 from adjudicator.variants import load_all
 from ruling_table import HOUSE_RULES, ROWS
-from web_api import serialize
+from adjudicator.answers import serialize
 
 LANGS = ("en", "sv", "nb", "da")
 NORDIC = ("sv", "nb", "da")

@@ -1,4 +1,4 @@
-"""The words made once per message value (web_api.serialize) are never another message's words.
+"""The words made once per message value (adjudicator.answers.serialize) are never another message's words.
 
 ``serialize.said`` and ``said_and_code`` keep each message's words and machine form under a key made
 from its value. Values Python holds equal but a reader is told differently (``1``, ``True`` and
@@ -12,8 +12,8 @@ import pytest
 
 from adjudicator.model.messages import Card, Cards, Fact, Items, Param, ParamValue, Rank, VariantRef, Word, msg
 from adjudicator.words.render import render
-from web_api import serialize
-from web_api.phrases import register_phrases
+from adjudicator.answers import serialize
+from adjudicator.answers.phrases import register_phrases
 
 ALIKE_TO_PYTHON = [
     1, True, 1.0, 0, False, "1", None,

@@ -9,7 +9,7 @@ Layout:
 
 * :mod:`web_api.problems` -- RFC 9457 problem responses, :class:`~web_api.problems.ApiProblem`,
   :func:`~web_api.problems.json_body`.
-* :mod:`web_api.serialize` -- JSON from the engine's typed results; :mod:`web_api.language` -- the answer's language.
+* :mod:`adjudicator.answers.serialize` -- JSON from the engine's typed results; :mod:`web_api.language` -- the answer's language.
 * :mod:`web_api.variants_api` -- ``/v1/variants``; :func:`~web_api.variants_api.get_variant`.
 * :mod:`web_api.meta_api` -- ``/healthz`` and ``/openapi.yaml``.
 * :mod:`web_api.rulings_api` -- ``/v1/adjudicate`` and ``/v1/rules``.
@@ -53,7 +53,7 @@ from . import (batch_api, compare_api, meta_api, options_api, page, replay_api, 
                variants_api)
 from .flask_app import ServiceFlask
 from .jsonio import OrjsonProvider
-from .phrases import register_phrases
+from adjudicator.answers.phrases import register_phrases
 from .problems import register_error_handlers
 from .response import Answer
 

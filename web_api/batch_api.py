@@ -55,7 +55,9 @@ from adjudicator.words.render import render
 from adjudicator.scoring import score
 from adjudicator.variants import Variant
 
-from . import jsonio, serialize
+from adjudicator.answers import serialize
+
+from . import jsonio
 from .compare_api import wants_words
 from .language import current_language
 from .problems import ApiProblem, json_body, problem_type

@@ -29,7 +29,7 @@ from adjudicator.model.messages import Message, msg
 from adjudicator.compare.matrix import matrix as build_matrix
 from adjudicator.input.parse import compare_request  # the action once, the situation once per player count
 
-from . import serialize
+from adjudicator.answers import serialize
 from .language import current_language
 from .problems import ApiProblem, json_body, problem_type
 from .variants_api import loaded_variants

@@ -18,7 +18,7 @@ from adjudicator.model.messages import msg
 from adjudicator.options.listing import legal_moves
 from adjudicator.input.parse import options_request
 
-from . import serialize
+from adjudicator.answers import serialize
 from .compare_api import bad_query, query_choice
 from .language import current_language
 from .problems import json_body

@@ -43,7 +43,7 @@ from adjudicator.words.render import DEFAULT_LANGUAGE, render, words
 from . import jsonio
 from .language import current_language, remember_body_language
 from .request_id import current_request_id
-from .serialize import PROBLEM_BASE, problem_members, problem_type  # noqa: F401 -- PROBLEM_BASE: its old home
+from adjudicator.answers.serialize import PROBLEM_BASE, problem_members, problem_type  # noqa: F401 -- PROBLEM_BASE: its old home
 
 PROBLEM_MIMETYPE = "application/problem+json"
 

@@ -15,7 +15,7 @@ from flask import Blueprint, jsonify
 from adjudicator.words.render import render, summary
 from adjudicator.input.payloads import replay_payload
 
-from . import serialize
+from adjudicator.answers import serialize
 from .language import current_language
 from .problems import json_body
 from .variants_api import loaded_variants

@@ -13,7 +13,7 @@ from flask import Blueprint, jsonify
 from adjudicator.rules.engine import rule
 from adjudicator.input.parse import ruling_request
 
-from . import serialize
+from adjudicator.answers import serialize
 from .compare_api import wants_words
 from .language import current_language
 from .problems import json_body

@@ -13,7 +13,7 @@ from flask import Blueprint, jsonify
 from adjudicator.input.parse import score_request
 from adjudicator.scoring import score as score_request_sheet
 
-from . import serialize
+from adjudicator.answers import serialize
 from .language import current_language
 from .problems import json_body
 from .variants_api import loaded_variants

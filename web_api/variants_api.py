@@ -7,7 +7,7 @@ from flask import Blueprint, Response, current_app, jsonify
 from adjudicator.model.messages import msg
 from adjudicator.variants import Variant
 
-from . import serialize
+from adjudicator.answers import serialize
 from .language import current_language
 from .problems import ApiProblem
 

@@ -4,7 +4,7 @@ The texts live in dictionaries, not in calls, so ``pybabel extract`` is pointed 
 this method by ``babel.cfg``: for the engine's catalogue
 (:mod:`adjudicator.words.catalogue`, with :mod:`adjudicator.words.catalogue_params`) and
 for each other dictionary of texts that ``babel.cfg`` names with a ``texts`` option
-(the web layer's problem texts, ``web_api.phrases:PHRASES``). The engine imports no
+(the web layer's problem texts, ``adjudicator.answers.phrases:PHRASES``). The engine imports no
 caller: the dictionary is looked up by the name the configuration gives. It yields each
 text as ``pgettext(key, text)`` (or ``npgettext`` for a pair of plural forms).
 ``scripts/translations`` runs the whole extract / update / compile round.
