@@ -196,6 +196,10 @@ def test_the_container_answers_health_a_ruling_a_score_and_the_page(service):
     assert score == local_answer("POST", "/v1/score", ROUND).get_json()
     status, headers, page = fetch(f"{url}/", headers={"Accept-Encoding": "identity"})
     assert status == 200 and headers["Content-Type"].startswith("text/html")
+    # and the image's own HEALTHCHECK, run as Docker runs it, finds it healthy
+    check = json.loads(docker("inspect", "--format", "{{json .Config.Healthcheck.Test}}", service["name"]).stdout)
+    assert check[0] == "CMD"
+    docker("exec", service["name"], *check[1:])
     assert page.startswith(b"<!doctype html>") and b'<meta name="service-worker" content="/web/sw.js">' in page
 
 
@@ -276,15 +280,18 @@ def test_the_image_holds_the_checkout_without_its_environments_and_builds(servic
 
 
 def test_sigterm_stops_the_readme_container_cleanly_within_the_grace_period(image):
-    """``docker stop`` sends SIGTERM and kills only when the grace period (the deployment's) is over: the
-    container must have exited by itself, with gunicorn's own shutdown."""
+    """As Kubernetes stops a pod of deploy/: its preStop command, then SIGTERM, and a kill only when the grace
+    period is over (``docker stop --time``). The container must have exited by itself, with gunicorn's own
+    shutdown."""
     manifest = next(d for d in yaml.safe_load_all((ROOT / "deploy" / "canasta-referee.yaml").read_text())
                     if d and d.get("kind") == "Deployment")
-    grace = manifest["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
+    pod = manifest["spec"]["template"]["spec"]
+    grace, pre_stop = pod["terminationGracePeriodSeconds"], pod["containers"][0]["lifecycle"]["preStop"]["exec"]
     name = run_container(image)  # as the README runs it (docker run -p 8000:8000 canasta-referee), port aside
     try:
         url = wait_for_health(name)
         fetch(f"{url}/v1/adjudicate", FROZEN_PILE)
+        docker("exec", name, *pre_stop["command"], timeout=grace)
         docker("stop", "--time", str(grace), name, timeout=grace + 60)
         state = json.loads(docker("inspect", "--format", "{{json .State}}", name).stdout)
         logs = docker("logs", name).stderr
