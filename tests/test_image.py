@@ -16,10 +16,11 @@ stopped with SIGTERM within the deployment's grace period and must exit by itsel
 Where no Docker daemon can be had, the test fails with the script's reason: it never skips.
 
 Time: cold (a fresh machine: Docker and debootstrap installed, the base made, every stage built) about 14
-CPU-minutes, most of it in the compile stage (gcc on mypyc's C) and the Node stage (Debian's npm); in wall time 16 minutes on two cores shared at
-load 6, 31 in a clean clone's .ci/run at load 7-12. With the base and the layers of an earlier run, under a
-minute. The build's stages stay tagged (``canasta-referee-test:<stage>``, about 1.3 GB with the base) as the
-next run's cache, each run replacing the last run's images, so nothing accumulates; the containers are removed.
+CPU-minutes, most of it in the compile stage (gcc on mypyc's C) and the Node stage (Debian's npm); in wall
+time 16 minutes on two cores shared at load 6, 31 in a clean clone's .ci/run at load 7-12. With the base and
+the layers of an earlier run, under a minute. The build's stages stay tagged (``canasta-referee-test:<stage>``,
+about 1.3 GB with the base) as the next run's cache, each run replacing the last run's images, so nothing
+accumulates; the containers are removed.
 """
 
 from __future__ import annotations
