@@ -613,8 +613,8 @@ def test_a_table_from_a_real_deal_is_never_refused_and_replay_rules_alike(vid, s
     move = {"player": done.table.seat, "action": action}
     if action["type"] == "draw":  # the cards come off the stock, a red three laid out and replaced
         stock, drawn = _stock_left(log, done), []
-        while stock and sum(1 for c in drawn if not is_red_three(c)) < selfplay._draw_count(request.rules,
-                                                                                              request.players):
+        want = request.rules.value("draw.cards")[request.players]
+        while stock and sum(1 for c in drawn if not is_red_three(c)) < want:
             drawn.append(stock.pop())
         move["cards"] = drawn
     _, replayed = _post("/v1/replay", {**log, "moves": log["moves"] + [move]})
