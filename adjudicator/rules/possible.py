@@ -38,6 +38,7 @@ from .judge import Judge, NotStated
 from .melds import canastas, check_meld, natural_rank, sure_rank
 from ..model.messages import Card, Cards, Items, Message, Param, ParamValue, Rank, msg
 from .opening import requirement
+from .readings import readings_for
 from ..model.parameters import band_for
 from ..model.situation import Side, Situation
 from ..variants import Variant
@@ -60,17 +61,19 @@ class Fault:
 
 class Probe:
     """What the table's checks found under one variant: the faults, and every parameter any check read that the
-    text does not state outright (another reading of it might rule the table out, or in)."""
+    text leaves open or reads two ways (``points``: another reading of it might rule the table out, or in)."""
 
-    __slots__ = ("faults", "touched")
+    __slots__ = ("faults", "touched", "points")
 
-    def __init__(self) -> None:
+    def __init__(self, points: frozenset) -> None:
         self.faults: list[Fault] = []
         self.touched: dict[str, None] = {}
+        self.points = points
 
     def collect(self, judge: Judge, at: str) -> None:
         for name in judge.unsure_read:  # read by checks that found something, and by those that found nothing
-            self.touched[name] = None
+            if name in self.points:
+                self.touched[name] = None
         for found, rests in zip(judge.findings, judge.grounds or ()):
             if found.passed is not True:
                 self.faults.append(Fault(at, found, rests))
@@ -87,7 +90,7 @@ def rule_failed(finding: Finding, parameters: tuple[str, ...] = ()) -> Message:
 
 def probe(rules: Variant, sit: Situation) -> Probe:
     """Run every check of the table under ``rules``; every fault is gathered, none raised."""
-    out = Probe()
+    out = Probe(open_points(rules))
     base = sit.base
     count = sit.stock_count
     if count is not None and not _stock_fits(rules, sit, count):
@@ -112,6 +115,18 @@ def probe(rules: Variant, sit: Situation) -> Probe:
             if is_red_three(card) and i:
                 _check(rules, sit, f"{base}/discard_pile/{i}", out, _RedThreeInPile(sit.pile, i, card))
     return out
+
+
+def open_points(rules: Variant) -> frozenset:
+    """The parameters that can be tried reading by reading under ``rules`` (:func:`readings_for`), worked out once
+    per variant (and per copy with house rules or readings)."""
+    hit = rules.cite_cache.get(_OPEN_POINTS)
+    if hit is None:
+        hit = rules.cite_cache[_OPEN_POINTS] = frozenset(n for n in rules.params if readings_for(rules, n))
+    return hit
+
+
+_OPEN_POINTS = "open points"
 
 
 def _check(rules: Variant, sit: Situation, at: str, out: Probe, run) -> None:
@@ -233,7 +248,7 @@ def _check_melds(rules: Variant, sit: Situation, melds: tuple[tuple[str, ...], .
         if len(out.faults) > before or judge.not_stated:
             clean = False
         else:
-            known[meld] = tuple(judge.unsure_read)
+            known[meld] = tuple(n for n in judge.unsure_read if n in out.points)
     if not clean:
         return
     if len(melds) > 1:

@@ -33,7 +33,7 @@ from ..model.situation import Situation
 from ..variants import Variant
 from .judge import cited
 from .possible import Fault, probe, rule_failed
-from .readings import MAX_POINTS, TableDoubt, each_reading, reading_key, readings_for
+from .readings import MAX_POINTS, TableDoubt, each_reading, reading_key
 from ..words.clauses import reading_message
 
 MAX_DOUBTS = 256  # situations a variant remembers the table assessment of (by identity), cleared when full
@@ -51,7 +51,7 @@ class Assessment:
 def assess(rules: Variant, sit: Situation) -> Assessment:
     """Whether the table can happen under ``rules``, reading by reading (see the module docstring)."""
     found = probe(rules, sit)
-    points = [name for name in found.touched if readings_for(rules, name)]
+    points = list(found.touched)
     if not found.faults and not points:
         return _FINE  # the usual table: nothing fails, nothing read that another reading could change
     stated = [f for f in found.faults if f.finding.passed is False and not f.grounds]
