@@ -330,7 +330,16 @@ def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
     points = open_points(r, lang, words)
     if points:
         out["open_points"] = points
+    if r.cannot_happen:
+        out["cannot_happen"] = [cannot_happen(c, lang, words) for c in r.cannot_happen]
     return out
+
+
+def cannot_happen(c, lang: str, words: bool = True) -> dict:
+    """A reading under which the table itself cannot happen: its values, and each check of the table that
+    fails read so, with the field it points at."""
+    return {"values": {p: jsonable(v) for p, v in c.values},
+            "reasons": [{"pointer": at, **finding(f, lang, words)} for at, f in c.failures]}
 
 
 def open_points(r: Ruling, lang: str, words: bool = True) -> list[dict]:
@@ -342,12 +351,14 @@ def open_points(r: Ruling, lang: str, words: bool = True) -> list[dict]:
     for name, values in r.open_points:
         verdicts = {dict(reading.values).get(name): reading.verdict for reading in r.readings
                     if len(reading.values) == 1}
+        ruled_out = [dict(c.values).get(name) for c in r.cannot_happen if len(c.values) == 1]
         point = {"parameter": name}
         if words:
             point["question"] = words_for("open_point.question", lang, parameter=Param(name))
         point["choices"] = [{"value": jsonable(v),
                              **({"label": said(statement(name, v), lang)} if words else {}),
-                             **({"verdict": verdicts[v]} if v in verdicts else {})} for v in values]
+                             **({"verdict": verdicts[v]} if v in verdicts else {}),
+                             **({"cannot_happen": True} if v in ruled_out else {})} for v in values]
         out.append(point)
     return out
 
@@ -463,6 +474,8 @@ def _field_error(issue, lang: str) -> dict:
     rule = issue.message.args.get("rule")
     if isinstance(rule, str):
         out["rule"] = rule
+        # the parameters the refusal rests on: only ones the variant states or a house rule settles
+        out["parameters"] = list(issue.message.args.get("parameters") or ())
     return out
 
 
@@ -582,10 +595,11 @@ def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug, words: 
         return options_comparison(c, lang, problem_type)
     groups = [{"verdict": g.verdict, "variants": list(g.variants)} if g.verdict is not None else
               {"totals": dict(g.totals or {}), "variants": list(g.variants)} for g in c.groups]
-    diff = rule_difference if c.kind == "ruling" else score_difference
     return {"kind": c.kind, "variants": list(c.variants),
             "results": [_result(r, lang, problem_type, words) for r in c.results],
-            "agree": c.agree, "groups": groups, "differences": [diff(d, lang) for d in c.differences]}
+            "agree": c.agree, "groups": groups,
+            "differences": [rule_difference(d, lang) if isinstance(d, RuleDifference) else score_difference(d, lang)
+                            for d in c.differences]}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -679,5 +693,6 @@ def options_comparison(c: Comparison, lang: str, problem_type=lambda slug: slug)
     return {"kind": c.kind, "variants": list(c.variants), "results": [_result(r, lang, problem_type) for r in c.results],
             "agree": c.agree,
             "groups": [{"options": list(g.options or ()), "variants": list(g.variants)} for g in c.groups],
-            "differences": [option_difference(d, lang) for d in c.differences]}
+            "differences": [rule_difference(d, lang) if isinstance(d, RuleDifference) else option_difference(d, lang)
+                            for d in c.differences]}
 

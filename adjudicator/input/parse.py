@@ -128,7 +128,8 @@ def players(rules: Variant, value: Any, at: str, required: bool) -> int | None:
         return None
     if int(value) not in supported:
         raise ImpossibleInput([issue(at, "error.players_unsupported", variant=rules.ref,
-                                     supported=_counts(supported), players=int(value))])
+                                     supported=_counts(supported), players=int(value),
+                                     parameters=("players.supported",))])
     return int(value)
 
 
