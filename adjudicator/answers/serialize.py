@@ -681,3 +681,40 @@ def options_comparison(c: Comparison, lang: str, problem_type=lambda slug: slug)
             "groups": [{"options": list(g.options or ()), "variants": list(g.variants)} for g in c.groups],
             "differences": [option_difference(d, lang) for d in c.differences]}
 
+
+
+# ----------------------------------------------------------------------------------------------
+# Replays
+
+
+def replay(r, lang: str) -> dict:
+    """The replay as JSON: entries in short, the first illegal move in full, the table, the score."""
+    first = r.first_illegal
+    table = r.table
+    return {
+        "variant": r.variant,
+        "moves_ruled": len(r.entries),
+        "entries": [_replay_entry(e, lang) for e in r.entries],
+        "first_illegal": None if first is None else {
+            "index": first.index, "player": first.player,
+            "reason": None if first.reason is None else {**first.reason.code(), "text": render(first.reason, lang)},
+            "ruling": None if first.ruling is None else ruling(first.ruling, lang)},
+        "table": {"to_play": table.seat, "drew": table.drew, "stock_count": table.stock_count,
+                  "discard_pile": list(table.pile), "hands": [list(h) for h in table.hands],
+                  "teams": [{"melds": [list(m) for m in table.melds[t]], "red_threes": table.red_threes[t],
+                             "opened": bool(table.melds[t])} for t in range(r.teams)],
+                  "has_melded": list(table.melded), "went_out": table.went_out},
+        "ended": r.ended,
+        "score_request": r.score_request,
+        "score": None if r.score is None else score(r.score, lang),
+        "score_problem": None if r.score_error is None else problem_members(r.score_error, lang),
+    }
+
+
+def _replay_entry(e, lang: str) -> dict:
+    out = {"index": e.index, "player": e.player, "verdict": e.verdict,
+           "rules": [] if e.ruling is None else list(dict.fromkeys(f.rule for f in e.ruling.findings)),
+           "summary": render(e.reason, lang) if e.ruling is None else summary(e.ruling, lang)}
+    if e.reason is not None and e.ruling is not None:
+        out["reason"] = render(e.reason, lang)
+    return out
