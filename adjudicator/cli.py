@@ -48,7 +48,8 @@ def parser() -> argparse.ArgumentParser:
                       "lang, else en); quotes stay in their document's language")
     made.add_argument("--words", choices=("full", "none"), default="full",
                       help="none: rulings without their sentences (keys, rule ids, verdicts, citations only)")
-    made.add_argument("--limit", type=_count(1), help="options: at most this many options per group (default: all)")
+    made.add_argument("--limit", type=_count(1), default=20, help="options: at most this many options per group "
+                      "(default: 20, as the service)")
     made.add_argument("--offset", type=_count(0), default=0, help="options: skip this many options of each group")
     made.add_argument("--group", choices=("draw", "take_pile", "meld", "go_out", "discard"),
                       help="options: this group only")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from flask import Blueprint, request
 
 from adjudicator.answers import answer
-from adjudicator.answers.use_cases import GROUPS as GROUP_KINDS
+from adjudicator.answers.use_cases import GROUPS as GROUP_KINDS, PAGE
 from adjudicator.model.messages import msg
 
 from .compare_api import bad_query, query_choice
@@ -25,7 +25,7 @@ from .response import answered
 from .variants_api import loaded_variants
 
 bp = Blueprint("options", __name__, url_prefix="/v1")
-LIMIT, MAX_LIMIT = 20, 1000  # options per group in one answer: by default, at most
+LIMIT, MAX_LIMIT = PAGE, 1000  # options per group in one answer: by default (the library's), at most
 
 
 @bp.post("/options")

@@ -36,6 +36,7 @@ register_phrases()  # the problems' titles and details join the engine's catalog
 
 KINDS: Final = ("adjudicate", "batch", "options", "score", "score_batch", "compare", "replay")
 GROUPS: Final = ("draw", "take_pile", "meld", "go_out", "discard")  # what ``group`` may name (options)
+PAGE: Final = 20  # options: a page of this many per group unless asked otherwise, whoever asks (None: all)
 CITATION_FORMS: Final = ("full", "refs")  # compare: each citation in place, or once in a table and referenced
 
 
@@ -53,14 +54,14 @@ class Asked:
 
     variants: dict
     words: bool = True  # rulings with their sentences (False: keys, rule ids, verdicts and citations only)
-    limit: int | None = None  # options: a page of at most this many per group (None: every option)
+    limit: int | None = PAGE  # options: a page of at most this many per group (None: every option)
     offset: int = 0  # options: where the page starts in each group
     group: str | None = None  # options: only the group of this kind
     citations: str = "full"  # compare: "refs" gives each citation once, in a table, referenced where used
 
 
 def answer(kind: str, body: Any, lang: str = DEFAULT_LANGUAGE, *, variants: dict[str, Variant] | None = None,
-           words: bool = True, limit: int | None = None, offset: int = 0, group: str | None = None,
+           words: bool = True, limit: int | None = PAGE, offset: int = 0, group: str | None = None,
            citations: str = "full") -> Answer:
     """The answer to ``body`` (the JSON the service's endpoint for ``kind`` takes, already decoded).
 
