@@ -229,15 +229,21 @@ def _first_duplicate(text: str) -> str:
     stack: list[tuple[Any, str]] = [(json.loads(text, object_pairs_hook=_pairs), "")]
     while stack:
         node, at = stack.pop()
+        below: list[tuple[Any, str]] = []
         if type(node) is tuple:
+            pairs: list = node[1]
             seen: set[str] = set()
-            for name, member in node[1]:
+            for name, member in pairs:
                 if name in seen:
                     return f"{at}/{_escape(name)}"
                 seen.add(name)
-            stack.extend((member, f"{at}/{_escape(name)}") for name, member in reversed(node[1]))
+                below.append((member, f"{at}/{_escape(name)}"))
         elif type(node) is list:
-            stack.extend((member, f"{at}/{i}") for i, member in reversed(list(enumerate(node))))
+            items: list = node
+            for i in range(len(items)):
+                below.append((items[i], f"{at}/{i}"))
+        below.reverse()  # the first member is looked at first
+        stack.extend(below)
     return ""
 
 
