@@ -184,3 +184,126 @@ def parsed_situation(players: int | None, first_round: bool | None, stock_count:
         "opponents": opponents, "hand": hand, "hand_count": hand_count, "has_melded": has_melded, "drew": drew,
         "cards_from_pile": cards_from_pile, "partner_answer": partner_answer, "base": base})
     return made
+
+
+# --- the table a meld's part is ruled on: the slow facts only, the others withheld --------------------
+# The options search rules each part of a meld move once and keeps its ruling across requests, keyed by the
+# facts that change slowly in a round (adjudicator.options.parts). A fact left out of that key must not be
+# read by a check, or the kept ruling would be exact only for the table it was first made on. So the part's
+# table withholds every other fact: a check that reads one through its ``need_*`` reader finds it missing (the
+# part stays undetermined and the move is ruled whole on the real table); a check that reads one directly
+# finds it missing too (:class:`WithheldFact`), and the read is recorded on the table (``reads``) and counted
+# (:data:`DIRECT_READS`), so the part's ruling is never used whatever the check made of it, and a test
+# (tests/test_options_exact.py) fails until the check reads the fact through the judge's reader.
+
+DIRECT_READS: dict[str, int] = {}  # withheld fact -> times a check read it directly on a part's table
+
+
+class WithheldFact(MissingFact):
+    """A fact a check read directly on a part's table, which withholds it (see above)."""
+
+
+def _withheld(name: str, path: str) -> property:
+    def read(self):
+        DIRECT_READS[name] = DIRECT_READS.get(name, 0) + 1
+        self.reads.append(name)
+        raise WithheldFact(self.at + path)
+    read.__name__ = name.rpartition(".")[2]
+    return property(read, doc=f"Withheld on a part's table: reading it raises :class:`WithheldFact` ({name}).")
+
+
+class PartSide(Side):
+    """A team on a part's table: its melds, and its score and red threes withheld."""
+
+    __slots__ = ("at", "reads")
+    score = _withheld("side.score", "/score")  # type: ignore[assignment]
+    red_threes = _withheld("side.red_threes", "/red_threes")  # type: ignore[assignment]
+
+    def __eq__(self, other):
+        return type(other) is PartSide and (self.melds, self.at) == (other.melds, other.at)
+
+    def __hash__(self):
+        return hash((PartSide, self.melds, self.at))
+
+    def __repr__(self):
+        return f"PartSide(melds={self.melds!r})"
+
+
+def _part_side(melds, at: str, reads: list) -> PartSide:
+    made = _new(PartSide)
+    _SIDE_SETTERS[1](made, melds)
+    object.__setattr__(made, "at", at)
+    object.__setattr__(made, "reads", reads)
+    return made
+
+
+_KEPT = ("players", "first_round", "hand_count", "has_melded", "drew", "cards_from_pile", "partner_answer", "base")
+
+
+class PartTable(Situation):
+    """The slow facts of a table -- players, the turn, both teams' melds, the hand's size -- and nothing else.
+
+    Every other fact (the hand, the pile, the stock, the scores, the red threes) is withheld: see above.
+    ``reads`` lists the withheld facts read directly on this table so far. Equal (and hashed) by the facts
+    it keeps, so it can stand in a cache's key.
+    """
+
+    reads: list[str]  # the withheld facts read directly on this table (set when it is made)
+    stock_count = _withheld("stock_count", "/stock_count")  # type: ignore[assignment]
+    pile = _withheld("discard_pile", "/discard_pile")  # type: ignore[assignment]
+    hand = _withheld("player.hand", "/player/hand")  # type: ignore[assignment]
+
+    @property
+    def at(self) -> str:
+        return self.base
+
+    def _key(self) -> tuple:
+        fields = self.__dict__
+        return tuple(fields[name] for name in _KEPT) + (self.team.melds, self.opponents.melds)
+
+    def __eq__(self, other):
+        return type(other) is PartTable and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return "PartTable(" + ", ".join(f"{n}={v!r}" for n, v in zip(_KEPT + ("team", "opponents"), self._key())) + ")"
+
+    # the judge's readers: a withheld fact is missing, as on any table that does not give it (not a direct read)
+    def need_hand(self) -> tuple[str, ...]:
+        raise MissingFact(self.base + "/player/hand")
+
+    def need_hand_size(self) -> int:
+        value = self.hand_count
+        if value is None:
+            raise MissingFact(self.base + "/player/hand")
+        return value
+
+    def need_pile(self) -> tuple[str, ...]:
+        raise MissingFact(self.base + "/discard_pile")
+
+    def need_stock_count(self) -> int:
+        raise MissingFact(self.base + "/stock_count")
+
+    def need_team_score(self) -> int:
+        raise MissingFact(self.base + "/team/score")
+
+    def cards_shown(self) -> list[str]:
+        raise MissingFact(self.base + "/player/hand")
+
+
+def part_table(situation: Situation) -> PartTable:
+    """The table a meld's part is ruled on: ``situation``'s slow facts (the hand's size for the cards a meld
+    must leave), every other fact withheld."""
+    reads: list[str] = []
+    made = _new(PartTable)
+    base = situation.base
+    _set_dict(made, "__dict__", {
+        "players": situation.players, "first_round": situation.first_round,
+        "team": _part_side(situation.team.melds, base + "/team", reads),
+        "opponents": _part_side(situation.opponents.melds, base + "/opponents", reads),
+        "hand_count": len(situation.hand) if situation.hand is not None else situation.hand_count,
+        "has_melded": situation.has_melded, "drew": situation.drew, "cards_from_pile": situation.cards_from_pile,
+        "partner_answer": situation.partner_answer, "base": base, "reads": reads})
+    return made
