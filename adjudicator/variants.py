@@ -30,7 +30,7 @@ from .model.parameters import BY_NAME, FREEZERS, PARAMETERS, ParamValueError, ch
 from .words.catalogue import plain_english
 
 CHECKOUT_DIR = Path(__file__).resolve().parent.parent / "variants"
-STATUSES = ("stated", "interpreted", "not_stated")
+STATUSES = tuple(s.value for s in Status)  # as the files write them: stated, interpreted, not_stated
 
 
 class VariantError(Exception):
@@ -77,7 +77,7 @@ class Entry:
     @property
     def settled(self) -> bool:
         """Whether a value is known: stated or interpreted by the document, or set by the table."""
-        return self.status != "not_stated" or self.source != "document"
+        return self.status != Status.NOT_STATED or self.source != "document"
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ class Variant:
         set_(self, "deck_size", 52 * decks + jokers)
         set_(self, "red_threes_in_deck", 2 * decks)
         set_(self, "plain_values", {name: e.value for name, e in params.items()
-                                    if e.status == "stated" and e.source == "document"})
+                                    if e.status == Status.STATED and e.source == "document"})
         set_(self, "read_as", {name: (e.settled, bool(e.readings) and e.source == "document")
                                for name, e in params.items()})
         set_(self, "cite_cache", {})
@@ -426,16 +426,17 @@ def _load_entry(vid: str, language: str, text: str, positions, param, raw: Any) 
     where = f"parameter {param.name}"
     if not isinstance(raw, dict):
         raise VariantError(f"{vid}: {where}: must be a mapping with value, status, note, cite")
-    status, note = raw.get("status"), raw.get("note")
-    if status not in STATUSES:
-        raise VariantError(f"{vid}: {where}: status must be one of {STATUSES}, got {status!r}")
+    written, note = raw.get("status"), raw.get("note")
+    if written not in STATUSES:
+        raise VariantError(f"{vid}: {where}: status must be one of {STATUSES}, got {written!r}")
+    status = Status(written)
     citations = tuple(_load_citation(vid, language, text, positions, where, c)
                       for c in raw.get("cite") or [])
-    if status == "stated" and not citations:
+    if status == Status.STATED and not citations:
         raise VariantError(f"{vid}: {where}: a stated parameter needs at least one citation")
-    if status != "stated" and not (isinstance(note, str) and note.strip()):
-        raise VariantError(f"{vid}: {where}: an {status} parameter needs a note saying why")
-    if status == "not_stated":
+    if status != Status.STATED and not (isinstance(note, str) and note.strip()):
+        raise VariantError(f"{vid}: {where}: an {written} parameter needs a note saying why")
+    if status == Status.NOT_STATED:
         if raw.get("value") is not None:
             raise VariantError(f"{vid}: {where}: a not_stated parameter has no value (use null)")
         value = None
@@ -450,13 +451,13 @@ def _load_entry(vid: str, language: str, text: str, positions, param, raw: Any) 
             readings.append(check_value(param, reading))
         except ParamValueError as e:
             raise VariantError(f"{vid}: {where}: reading {reading!r} {plain_english(e.message)}") from None
-    if readings and status == "stated":
+    if readings and status == Status.STATED:
         raise VariantError(f"{vid}: {where}: a stated parameter has one reading; list readings only for "
                            "a point the text leaves open or reads two ways")
     notes = _by_language(vid, f"{where}: notes", raw.get("notes"))
     if notes and not note:
         raise VariantError(f"{vid}: {where}: notes translate the note; give the note in English first")
-    return Entry(param.name, value, Status(status), note, citations, readings=tuple(readings),
+    return Entry(param.name, value, status, note, citations, readings=tuple(readings),
                  notes=tuple(sorted(notes.items())))
 
 

@@ -27,6 +27,7 @@ from adjudicator.compare.comparison import Comparison, RuleDifference, ScoreDiff
 from adjudicator.model.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated,
                                 UnknownVariant)
 from adjudicator.model.findings import Finding, HouseRuleUsed, Interpretation, Ruling
+from adjudicator.model.enums import ActionType, Status, Verdict
 from adjudicator.compare.matrix import MatrixRow
 from adjudicator.model.messages import Param, ParamValue, jsonable
 from adjudicator.model.parameters import PARAMETERS
@@ -198,7 +199,7 @@ def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
 def open_points(r: Ruling, lang: str, words: bool = True) -> list[dict]:
     """The points of the text a table could settle to decide this ruling: the question, and each answer
     with the verdict it gives (where the ruling was tried that way)."""
-    if r.verdict != "undetermined":
+    if r.verdict != Verdict.UNDETERMINED:
         return []
     out = []
     for name, values in r.open_points:
@@ -265,15 +266,15 @@ def _next_opening(o: NextOpening, lang: str) -> dict:
     else:
         out["text"] = words_for("opening.next", lang, points=o.points)
     out["status"] = o.status
-    if o.status != "stated" and not o.undetermined:
+    if o.status != Status.STATED and not o.undetermined:
         out["note"] = translated(o.note, o.notes, lang)
     return _add_sources(out, o.citations, o.house_rules)
 
 
 def _standing(need, lang: str) -> dict:
     """An opening figure's status, and the variant's note where the text does not state it outright."""
-    if need.status == "stated":
-        return {"status": "stated"}
+    if need.status == Status.STATED:
+        return {"status": Status.STATED}
     return {"status": need.status, "note": translated(need.note, need.notes, lang)}
 
 
@@ -486,7 +487,7 @@ def option(o, lang: str) -> dict:
         out["rank"] = o.rank
     if o.points is not None:
         out["points"] = o.points
-    if o.kind == "go_out":
+    if o.kind == ActionType.GO_OUT:
         out["concealed"] = o.concealed
     out["ruling"] = ruling(o.ruling, lang)
     return out

@@ -28,6 +28,7 @@ from typing import Any, Final
 from ..model import cards as card_codes
 from . import house_rules, shape
 from ..model.actions import ACTION_TYPES, Action, Add, action_type, parsed_action, parsed_add
+from ..model.enums import ActionType
 from ..model.errors import COUNTED, MAX_ISSUES, AdjudicatorError, ImpossibleInput, Issue, MalformedRequest, UnknownVariant, issue, pointer
 from ..model.messages import Items, Word
 from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, CompareRequest, OptionsRequest, RulingRequest, ScoreRequest, \
@@ -44,6 +45,7 @@ _CANONICAL: Final[dict[str, str]] = card_codes.CANONICAL  # every canonical code
 TABLE_COUNTS = ("melded_points", "natural_canastas", "mixed_canastas")
 RULING_MEMBERS = ("situation", "action")
 SCORE_MEMBERS = ("teams", "rounds")
+LAYING: Final = (ActionType.TAKE_PILE, ActionType.MELD, ActionType.GO_OUT)  # the actions that may lay melds
 
 
 # ----------------------------------------------------------------------------------------------
@@ -227,21 +229,21 @@ def action(raw: dict, base: str = "/action") -> Action:
     melds: tuple = ()
     adds: tuple = ()
     discard = None
-    if kind == "take_pile":
+    if kind == ActionType.TAKE_PILE:
         with_cards = card_list(raw.get("with") or [], base, issues, "/with")
-    if kind in ("take_pile", "meld", "go_out"):
+    if kind in LAYING:
         melds = meld_list(raw.get("melds") or [], base, issues, "/melds")
         add = raw.get("add")
         if add:
             adds = _adds(add, f"{base}/add", issues)
-    if kind == "go_out" and raw.get("discard") is not None:
+    if kind == ActionType.GO_OUT and raw.get("discard") is not None:
         discard = one_card(raw["discard"], f"{base}/discard", issues)
-    if kind == "discard":
+    if kind == ActionType.DISCARD:
         if raw.get("card") is None:
             issues.append(issue(f"{base}/card", "error.discard_without_card"))
         else:
             discard = one_card(raw["card"], f"{base}/card", issues)
-    if kind == "meld" and not melds and not adds:
+    if kind == ActionType.MELD and not melds and not adds:
         issues.append(issue(f"{base}/melds", "error.meld_without_melds"))
     if issues:
         raise ImpossibleInput(issues)

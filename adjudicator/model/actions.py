@@ -66,7 +66,7 @@ class Action:
 
     def hand_cards(self) -> list[str]:
         """Every card the action takes from the hand (for take_pile: only ``with``)."""
-        if self.type == "take_pile":
+        if self.type == ActionType.TAKE_PILE:
             return list(self.with_cards)
         out = self.laid_cards()
         return out + [self.discard] if self.discard else out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..model.actions import Action
 from ..model.cards import JOKER, is_black_three, is_red_three
+from ..model.enums import ActionType
 from ..model.findings import Ruling
 from .going_out import check_all_cards, check_canastas, check_last_discard, check_partner_answer, concealed
 from .judge import Judge, MissingFact, NotStated
@@ -157,5 +158,5 @@ def _discard_consequences(judge: Judge, card: str) -> None:
             judge.note("consequence.black_three_blocks")
 
 
-HANDLERS = {"draw": rule_draw, "take_pile": rule_take_pile, "meld": rule_meld, "go_out": rule_go_out,
-            "discard": rule_discard}
+HANDLERS = {ActionType.DRAW: rule_draw, ActionType.TAKE_PILE: rule_take_pile, ActionType.MELD: rule_meld,
+            ActionType.GO_OUT: rule_go_out, ActionType.DISCARD: rule_discard}
