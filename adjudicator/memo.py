@@ -134,6 +134,12 @@ def size_of(*values: Any, shared: tuple = ()) -> int:
 # The table
 
 
+def keep(table: Any, key: Any, value: Any, size: int) -> Any:
+    """``table.put(key, value, size)``: for a table that compiled code reads as the ``dict`` it is (its look-ups
+    are then the C dictionary's own) and fills with an entry measured by its caller."""
+    return table.put(key, value, size)
+
+
 class Memo(dict):
     """A ``dict`` bounded by the bytes of its entries (and by their number), each measured as it goes in.
 

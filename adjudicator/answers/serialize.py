@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from typing import Any, Final, Iterator
 from contextvars import ContextVar
 
-from adjudicator.memo import SHARED_PARTS, FrozenDict, FrozenList, Memo, frozen, size_of
+from adjudicator.memo import SHARED_PARTS, FrozenDict, FrozenList, Memo, frozen, keep, size_of
 from adjudicator.compare.comparison import Comparison, RuleDifference, ScoreDifference, VariantResult
 from adjudicator.model.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated,
                                 UnknownVariant)
@@ -77,7 +77,7 @@ def citation(c: Citation) -> dict:
         full = FrozenDict({"variant": c.variant, "language": c.language, "section": c.section,
                            "quote": c.quote, "start": c.start, "end": c.end})
         hit = (c, full, FrozenDict({"ref": f"{c.variant}:{c.start}-{c.end}"}))
-        _CITATIONS.put(id(c), hit, _made_size(id(c), c, hit[1], hit[2]))
+        keep(_CITATIONS, id(c), hit, _made_size(id(c), c, hit[1], hit[2]))
     table = _REFERENCED.get()
     if table is None:
         return hit[1]
@@ -108,7 +108,7 @@ def citations(cs: tuple) -> list[dict]:
     if hit is not None and hit[0] is cs:
         return hit[1]
     out = FrozenList([citation(c) for c in cs])
-    _CITATION_LISTS.put(id(cs), (cs, out), _made_size(id(cs), cs, out))
+    keep(_CITATION_LISTS, id(cs), (cs, out), _made_size(id(cs), cs, out))
     return out
 
 
@@ -149,7 +149,7 @@ def interpretation(i: Interpretation, lang: str, words: bool = True) -> dict:
         if hit is not None and hit[0] is i:
             return hit[1]
         made = frozen(_interpretation(i, lang, words))
-        _INTERPRETATIONS.put(key, (i, made), _made_size(key, i, made))
+        keep(_INTERPRETATIONS, key, (i, made), _made_size(key, i, made))
         return made
     return _interpretation(i, lang, words)
 
@@ -250,7 +250,7 @@ def next_opening(o: NextOpening, lang: str) -> dict:
     if hit is not None and hit[0] is o:
         return hit[1]
     made = frozen(_next_opening(o, lang))
-    _OPENINGS.put(key, (o, made), _made_size(key, o, made))
+    keep(_OPENINGS, key, (o, made), _made_size(key, o, made))
     return made
 
 
@@ -377,7 +377,7 @@ def shown_list(ps: tuple) -> list[dict]:
     if hit is not None and hit[0] is ps:
         return hit[1]
     out = frozen([_shown(p) for p in ps])
-    _SHOWN_LISTS.put(id(ps), (ps, out), _made_size(id(ps), ps, out))
+    keep(_SHOWN_LISTS, id(ps), (ps, out), _made_size(id(ps), ps, out))
     return out
 
 

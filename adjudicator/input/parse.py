@@ -27,13 +27,13 @@ from typing import Any, Final
 
 from ..model import cards as card_codes
 from . import house_rules, shape
-from ..model.actions import ACTION_TYPES, Action, Add, action_type, parsed_action, parsed_add
+from ..model.actions import ACTION_TYPES, Action, Add, action_type
 from ..model.enums import ActionType
 from ..model.errors import COUNTED, MAX_ISSUES, AdjudicatorError, ImpossibleInput, Issue, MalformedRequest, UnknownVariant, issue, pointer
 from ..model.messages import Items, Word
 from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, CompareRequest, OptionsRequest, RulingRequest, ScoreRequest, \
     TeamRound
-from ..model.situation import EMPTY_SIDE, NOT_GIVEN, Side, Situation, parsed_side, parsed_situation
+from ..model.situation import EMPTY_SIDE, NOT_GIVEN, Side, Situation
 from ..rules.table_check import deck_issues
 from ..variants import Variant
 
@@ -189,7 +189,7 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
     pile = raw.get("discard_pile")
     hand = player.get("hand")
     taken = (turn or {}).get("cards_from_pile")
-    out = parsed_situation(  # Situation(...) for the canonical cards made here, each field in order
+    out = Situation(  # the cards are canonical here: the constructor keeps them as they are
         players(rules, raw.get("players"), f"{base}/players", required=False),
         raw.get("first_round"),
         raw.get("stock_count"),
@@ -213,8 +213,8 @@ def _side(raw: dict | None, base: str, melds_at: str, issues: list[Issue]) -> Si
     if raw is None:
         return EMPTY_SIDE
     melds = raw.get("melds")
-    return parsed_side(raw.get("score"), None if melds is None else meld_list(melds, base, issues, melds_at),
-                       raw.get("red_threes"))
+    return Side(raw.get("score"), None if melds is None else meld_list(melds, base, issues, melds_at),
+                raw.get("red_threes"))
 
 
 def action(raw: dict, base: str = "/action") -> Action:
@@ -247,7 +247,7 @@ def action(raw: dict, base: str = "/action") -> Action:
         issues.append(issue(f"{base}/melds", "error.meld_without_melds"))
     if issues:
         raise ImpossibleInput(issues)
-    return parsed_action(typed, with_cards, melds, adds, discard)  # Action(...) for the canonical cards made here
+    return Action(typed, with_cards, melds, adds, discard)  # canonical cards: kept as they are
 
 
 def _adds(raw: list, at: str, issues: list[Issue]) -> tuple[Add, ...]:
@@ -259,9 +259,9 @@ def _adds(raw: list, at: str, issues: list[Issue]) -> tuple[Add, ...]:
             rank = card_codes.parse(f"{to}S")[:-1] if isinstance(to, str) and _is_rank(to) else None
             if rank is None:
                 issues.append(issue(f"{where}/to", "error.add_to_rank"))
-            out.append(parsed_add(card_list(item.get("cards") or [], f"{where}/cards", issues), rank, where))
+            out.append(Add(card_list(item.get("cards") or [], f"{where}/cards", issues), rank, where))
         else:
-            out.append(parsed_add(card_list(item, where, issues), None, where))
+            out.append(Add(card_list(item, where, issues), None, where))
     return tuple(out)
 
 

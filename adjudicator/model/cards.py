@@ -12,6 +12,8 @@ three, and a code that names no card is a :class:`CardError`.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .errors import ImpossibleInput, issue
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -85,13 +87,55 @@ def _canonical(codes: tuple) -> bool:
         return False
 
 
+def is_canonical(codes: object) -> bool:
+    """Whether ``codes`` is a tuple of canonical codes already (what the parser and the engine make): the model's
+    constructors then keep it as it is, without building the pointers :func:`parse_all` would need."""
+    if type(codes) is not tuple:
+        return False
+    known = _CANONICAL_CODES
+    try:
+        for code in codes:  # compiled (the image): a C loop over the tuple, one set look-up a card
+            if code not in known:
+                return False
+    except TypeError:  # an unhashable item where a code should be
+        return False
+    return True
+
+
+def are_canonical(melds: object) -> bool:
+    """:func:`is_canonical` for a tuple of melds (None, no melds, is canonical too)."""
+    if melds is None:
+        return True
+    if type(melds) is not tuple:
+        return False
+    for meld in melds:
+        if not is_canonical(meld):
+            return False
+    return True
+
+
+def action_canonical(with_cards: object, melds: object, discard: object) -> bool:
+    """Whether an action's cards are canonical already (the cards shown with the pile's top card, the melds,
+    the card discarded), in one call: the action's constructor then keeps them as they are."""
+    return (with_cards == () or is_canonical(with_cards)) and are_canonical(melds) and \
+        (discard is None or (type(discard) is str and discard in _CANONICAL_CODES))
+
+
+def table_canonical(hand: object, pile: object, taken: object, team: object, opponents: object) -> bool:
+    """Whether a situation's cards are canonical already -- its hand, pile and cards taken from the pile (each
+    None or a tuple of codes) and both teams' melds (None or a tuple of melds) -- in one call: the
+    situation's constructor then keeps them as they are."""
+    return (hand is None or is_canonical(hand)) and (pile is None or is_canonical(pile)) and \
+        (taken == () or is_canonical(taken)) and are_canonical(team) and are_canonical(opponents)
+
+
 # Every canonical code maps to itself: the fast path of parse() and of situation parsing.
 CANONICAL: dict[str, str] = {}
 for _r in RANKS:
     for _s in SUITS:
         CANONICAL[_r + _s] = _r + _s
 CANONICAL[JOKER] = JOKER
-_CANONICAL_CODES = frozenset(CANONICAL)
+_CANONICAL_CODES: Final[frozenset[str]] = frozenset(CANONICAL)
 
 
 def rank(card: str) -> str:

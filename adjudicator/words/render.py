@@ -29,7 +29,7 @@ from babel.numbers import format_decimal
 from .catalogue import ENGLISH
 from .catalogue_params import PARAMS
 from ..model.findings import ILLEGAL, LEGAL, Ruling
-from ..memo import Memo, frozen, size_of
+from ..memo import Memo, frozen, keep, size_of
 from ..model.messages import (Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word, code_of,
                               msg)
 from ..model.requirement import Requirement
@@ -458,7 +458,7 @@ def said_kept(message: Message, lang: str) -> str:
     if hit is not None and hit[0] is message:
         return hit[1]
     words_ = said(message, lang)
-    _KEPT.put(key, (message, words_), size_of(key, words_) + sys.getsizeof(message))  # the message is the engine's
+    keep(_KEPT, key, (message, words_), size_of(key, words_) + sys.getsizeof(message))  # the message is the engine's
     return words_
 
 
@@ -477,5 +477,5 @@ def ruling_summary(r: Ruling, lang: str) -> str:
         return summary(r, lang)
     if hit is None:
         hit = summary(r, lang)
-        _SUMMARIES.put(key, hit, size_of(key, hit, shared=(VariantRef,)))  # the variant's name: the engine's
+        keep(_SUMMARIES, key, hit, size_of(key, hit, shared=(VariantRef,)))  # the variant's name: the engine's
     return hit
