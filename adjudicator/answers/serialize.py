@@ -32,7 +32,7 @@ from adjudicator.compare.matrix import MatrixRow
 from adjudicator.model.messages import Param, ParamValue, jsonable
 from adjudicator.model.parameters import PARAMETERS
 from adjudicator.words.clauses import statement
-from adjudicator.words.render import (render, requirement_message, ruling_summary, said, said_and_code, said_kept,
+from adjudicator.words.render import (render, requirement_message, ruling_words, said, said_and_code, said_kept,
                                       summary, words, words_for)
 from adjudicator.model.rule_ids import RULES
 from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, TeamScore
@@ -122,6 +122,10 @@ def house_rule(h: HouseRuleUsed) -> dict:
 
 def finding(f: Finding, lang: str, words: bool = True) -> dict:
     explanation, code = said_and_code(f.message, lang if words else None)
+    return _finding(f, explanation, code, words)
+
+
+def _finding(f: Finding, explanation: str | None, code: dict, words: bool) -> dict:
     out: dict[str, Any]
     if words:
         out = {"rule": f.rule, "passed": f.passed, "explanation": explanation, "parameters": list(f.parameters),
@@ -172,14 +176,17 @@ def _interpretation(i: Interpretation, lang: str, words: bool) -> dict:
 def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
     """A ruling as JSON; ``words=False`` leaves out every sentence (the keys, rule ids and citations stay)."""
     out: dict[str, Any] = {"variant": r.variant, "verdict": r.verdict}
-    if words:
-        out["summary"] = ruling_summary(r, lang)
-    out["reasons"] = [finding(f, lang, words) for f in r.findings]
+    if words:  # everything the ruling says, asked of the words in one call (each made once, kept there)
+        summary_, said_findings, consequences = ruling_words(r, lang)
+        out["summary"] = summary_
+        out["reasons"] = [_finding(f, said_[0], said_[1], True) for f, said_ in zip(r.findings, said_findings)]
+    else:
+        out["reasons"] = [finding(f, lang, False) for f in r.findings]
     out["interpretations"] = [interpretation(i, lang, words) for i in r.interpretations]
     out["missing"] = list(r.missing)
     out["not_stated"] = list(r.not_stated)
     if words:
-        out["consequences"] = [said(m, lang) for m in r.consequences]
+        out["consequences"] = consequences
     else:
         out["consequence_messages"] = [said_and_code(m, None)[1] for m in r.consequences]
     # one-off per ruling: made directly, not kept among the shared citation lists (it would only crowd them)

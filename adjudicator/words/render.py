@@ -462,6 +462,13 @@ def said_kept(message: Message, lang: str) -> str:
     return words_
 
 
+def ruling_words(r: Ruling, lang: str) -> tuple[str, list[tuple], list[str]]:
+    """Everything a ruling says in ``lang``, asked for in one call: its summary (:func:`ruling_summary`), each
+    finding's words and read-only machine form, and each consequence's words -- each made once per value."""
+    return (ruling_summary(r, lang), [_said_pair(f.message, lang) for f in r.findings],
+            [_said_pair(m, lang)[0] for m in r.consequences])
+
+
 def ruling_summary(r: Ruling, lang: str) -> str:
     """:func:`summary`, made once for each thing a summary can say.
 
