@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import RANKS, CardError, action_canonical, is_canonical, parse, parse_all, parse_melds
+from .cards import RANK_SET, CardError, action_canonical, is_canonical, parse, parse_all, parse_melds
 from .enums import ActionType
 from .errors import MalformedRequest, issue
 from .messages import Items, Word
@@ -29,7 +29,7 @@ class Add:
     def __init__(self, cards: tuple[str, ...], to: str | None = None, pointer: str = ""):
         if not is_canonical(cards):
             cards = parse_all(cards, pointer if to is None else f"{pointer}/cards")
-        if isinstance(to, str) and to not in RANKS:
+        if isinstance(to, str) and to not in RANK_SET:
             try:
                 to = parse(f"{to}S")[:-1]
             except CardError:  # no rank: the ruling finds no such meld of the team
