@@ -192,5 +192,5 @@ def _discard_consequences(judge: Judge, card: str) -> None:
             judge.note("consequence.black_three_blocks")
 
 
-HANDLERS = {"draw": rule_draw, "take_pile": rule_take_pile, "meld": rule_meld, "go_out": rule_go_out,
-            "discard": rule_discard}
+HANDLERS = {ActionType.DRAW: rule_draw, ActionType.TAKE_PILE: rule_take_pile, ActionType.MELD: rule_meld,
+            ActionType.GO_OUT: rule_go_out, ActionType.DISCARD: rule_discard}
