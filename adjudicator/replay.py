@@ -551,8 +551,8 @@ def _laying_group(log: Log, table: Table, teams: int, index: int) -> Group | Non
         need = Counter(act.hand_cards())
         if need - left:
             break  # a card not held: the move is flagged alone
-        if act.type == "discard" and sum(left.values()) != 1:
-            break  # a discard that does not go out ends the turn; it is ruled alone
+        if act.type != "meld" and +(left - need):
+            break  # a discard or go-out that leaves cards ends the turn without going out: it is ruled alone
         left -= need
         indices.append(j)
         melds += act.melds
@@ -561,8 +561,6 @@ def _laying_group(log: Log, table: Table, teams: int, index: int) -> Group | Non
         if not +left:
             goes_out = True
             break
-        if act.type == "go_out":
-            break  # cards left after a go-out: the engine says what is wrong with it
     if not indices or (len(indices) == 1 and (log.moves[indices[0]].action.type == "go_out" or not goes_out)):
         return None
     kind = ActionType.GO_OUT if goes_out else ActionType.MELD
