@@ -530,6 +530,8 @@ def _laying_group(log: Log, table: Table, teams: int, index: int) -> Group | Non
     ``go_out`` (the turn goes out) or ``meld`` (it does not) of the same cards -- or None where there is
     nothing to put together (a single move rules as itself)."""
     seat = table.seat
+    if not _may_group(log, table, index, seat):
+        return None
     left = Counter(table.hands[seat])
     indices: list[int] = []
     melds: list[tuple[str, ...]] = []
@@ -569,6 +571,32 @@ def _laying_group(log: Log, table: Table, teams: int, index: int) -> Group | Non
     laying = _one_laying(kind, melds, adds, discard)
     ruling, _ = _rule(log, table, teams, seat, laying, answer)
     return Group(tuple(indices), ruling, goes_out)
+
+
+def _may_group(log: Log, table: Table, index: int, seat: int) -> bool:
+    """Whether the moves from ``index`` can make a laying of more than one move or a going-out, counted by
+    sizes alone (the usual turn -- one meld, or none, and a discard that keeps cards -- is told at once)."""
+    left = len(table.hands[seat])
+    moves = log.moves
+    first = True
+    for j in range(index, len(moves)):
+        item = moves[j]
+        if isinstance(item, Event):
+            if item.kind == "lay_out":
+                return False
+            continue
+        if item.player != seat:
+            return False
+        kind = item.action.type
+        if kind == "discard":
+            return left == 1
+        if kind not in LAYING:
+            return False
+        left -= len(item.action.hand_cards())
+        if left <= 0 or not first:
+            return True
+        first = False
+    return False
 
 
 def _one_laying(kind: ActionType, melds: list, adds: list, discard: str | None) -> Action:
