@@ -11,7 +11,7 @@ here, at its cards, never at a situation the request does not hold.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..model.cards import is_red_three
 from ..model.errors import ImpossibleInput, Issue, MalformedRequest, issue
@@ -25,8 +25,10 @@ from ..variants import Variant
 from . import shape
 from .parse import action as parse_action, card_list, required_players, rules as parse_rules
 
-ACTION_MEMBERS = ("action", "cards")
-EVENT_MEMBERS = {"lay_out": ("red_threes", "cards"), "ask": (), "answer": ("answer",)}
+# what each kind of entry may say
+ACTION_MEMBERS: Final = ("player", "action", "cards")
+EVENT_MEMBERS: Final = {"lay_out": ("player", "event", "red_threes", "cards"), "ask": ("player", "event"),
+                        "answer": ("player", "event", "answer")}
 
 
 def replay_request(payload: Any, variants: dict[str, Variant]) -> Log | GameLog:
@@ -102,7 +104,7 @@ def _entry(raw: dict, at: str, players: int, faults: list[Issue], malformed: lis
             faults.append(issue(f"{at}/action", "shape.required"))
             malformed[0] = True
             return None
-        stray = [name for name in raw if name not in ("player", *ACTION_MEMBERS)]
+        stray = [name for name in raw if name not in ACTION_MEMBERS]
         if stray:
             faults += [issue(f"{at}/{name}", "error.replay_member") for name in stray]
             malformed[0] = True
@@ -121,7 +123,7 @@ def _entry(raw: dict, at: str, players: int, faults: list[Issue], malformed: lis
                             kinds=Items(tuple(Word(k) for k in EVENT_KINDS), ", ")))
         malformed[0] = True
         return None
-    stray = [name for name in raw if name not in ("player", "event", *EVENT_MEMBERS[kind])]
+    stray = [name for name in raw if name not in EVENT_MEMBERS[kind]]
     if stray:
         faults += [issue(f"{at}/{name}", "error.replay_member") for name in stray]
         malformed[0] = True
