@@ -24,6 +24,8 @@ from collections import Counter
 from functools import cache
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from adjudicator.answers import serialize
 from adjudicator.input.parse import action as parse_action
@@ -431,3 +433,63 @@ def test_an_unscorable_round_stops_the_game_with_the_problem():
     with pytest.raises(AdjudicatorError) as refused:
         score_payload(result.rounds[r].score_request, VARIANTS)
     assert result.rounds[r].score_error.same_as(refused.value)
+
+
+# ----------------------------------------------------------------------------------------------
+# Any corruption: answered, and every fault found in the log
+
+
+LOG_ROOTS = ("/rounds/", "/scores", "/players", "/house_rules", "/variant")
+CARDS = [r + s for r in RANKS for s in SUITS] + ["JK", "3H", "3D"]
+
+
+@st.composite
+def corrupted(draw_):
+    body = copy.deepcopy(game("sv-classic", 4, 0))
+    for _ in range(draw_(st.integers(1, 3))):
+        r = draw_(st.integers(0, len(body["rounds"]) - 1))
+        moves = body["rounds"][r]["moves"]
+        i = draw_(st.integers(0, len(moves) - 1))
+        how = draw_(st.sampled_from(["seat", "card", "drop", "again", "stock", "event"]))
+        if how == "seat":
+            moves[i]["player"] = draw_(st.integers(0, 3))
+        elif how == "card":
+            target = moves[i].get("cards") or moves[i].get("red_threes") or \
+                [c for m in moves[i].get("action", {}).get("melds", []) for c in m]
+            if moves[i].get("action", {}).get("type") == "discard":
+                moves[i]["action"]["card"] = draw_(st.sampled_from(CARDS))
+            elif target:
+                target[draw_(st.integers(0, len(target) - 1))] = draw_(st.sampled_from(CARDS))
+        elif how == "drop":
+            del moves[i]
+        elif how == "again":
+            moves.insert(i, copy.deepcopy(moves[i]))
+        elif how == "stock":
+            body["rounds"][r]["deal"]["stock_count"] = max(0, body["rounds"][r]["deal"]["stock_count"]
+                                                           + draw_(st.integers(-40, 3)))
+        else:
+            moves.insert(i, draw_(st.sampled_from([
+                {"player": moves[i]["player"], "event": "ask"},
+                {"player": (moves[i]["player"] + 2) % 4, "event": "answer", "answer": "yes"},
+                {"player": moves[i]["player"], "event": "lay_out", "red_threes": ["3H"], "cards": ["5D"]}])))
+        if not moves:
+            moves.append({"player": 0, "action": {"type": "draw"}, "cards": ["5D"]})
+    return body
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(body=corrupted())
+def test_any_corrupted_game_is_answered_with_its_faults_in_the_log(body):
+    """Whatever is changed, the replay answers -- a flagged move, an undetermined stop or a 422 -- and every
+    place it names is in the log, never in a situation the request does not hold."""
+    try:
+        result = replayed(body)
+    except AdjudicatorError as refused:
+        assert all(i.pointer.startswith(LOG_ROOTS) for i in refused.issues), refused
+        return
+    said = serialize.replay(result, "en")
+    for place in (said["first_illegal"], said["undetermined"]):
+        if place is not None:
+            assert place["pointer"].startswith(f"/rounds/{place['round']}/moves/{place['index']}"), place
+    assert "/situation" not in str(said)
