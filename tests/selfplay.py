@@ -29,6 +29,7 @@ from adjudicator.options.body import action_body
 from adjudicator.options.listing import legal_moves
 from adjudicator.replay import event_step, new_table, situation_of, step
 from adjudicator.rules.judge import known
+from adjudicator.rules.possible import UPCARD_KIND
 
 MAX_MOVES = 400  # a round that has not ended by then is cut (the log is still replayed)
 MAX_ROUNDS = 40  # a game that has no winner by then is cut
@@ -68,8 +69,9 @@ def deal(variants: dict, vid: str, rng: random.Random, players: int, house_rules
     size = dealt.get(players) or dealt.get(str(players)) or next(iter(dealt.values()))
     hands = [[cards.pop() for _ in range(size)] for _ in range(players)]
     pile = [cards.pop()]
-    while is_red_three(pile[-1]) or pile[-1] == "JK" or pile[-1][:-1] in ("2", "3"):
-        pile.append(cards.pop())  # a natural top card to start (the rest of the pile freezes it, as it may)
+    turn_more = known(rules, "pile.upcard_turn_more") or []
+    while any(UPCARD_KIND[kind](pile[-1]) for kind in turn_more):
+        pile.append(cards.pop())  # the text's upcards turn another card over (the rest of the pile freezes it)
     body: dict = {"variant": vid, "players": players,
                   "deal": {"hands": hands, "discard_pile": pile, "stock_count": len(cards)}, "moves": []}
     if first_player:
