@@ -1,7 +1,7 @@
 """In-process benchmark of ``POST /v1/replay`` without Flask: whole four-player games, and single rounds.
 
     .venv/bin/python bench/replay_bench.py [--games 10] [--ludo-games 2] [--runs 5] [--round-runs 50]
-                                           [--moves 60] [--save FILE | --load FILE]
+                                           [--moves 60] [--max-rounds 120] [--save FILE] [--load FILE]
 
 Whole games: for each variant that four can play, ``--games`` games (da-ludo: ``--ludo-games``; its target of
 10,000 takes the random players some forty rounds) are played to a winner at the text's own target by the
@@ -54,17 +54,16 @@ def timed(fn, runs: int) -> float:
 
 
 def games_for(variants, args) -> dict[str, list[dict]]:
-    if args.load:
-        return json.loads(Path(args.load).read_text(encoding="utf-8"))
-    out: dict[str, list[dict]] = {}
+    out: dict[str, list[dict]] = json.loads(Path(args.load).read_text(encoding="utf-8")) if args.load else {}
     for vid, rules in variants.items():
-        if 4 not in rules.value("players.supported"):
+        if 4 not in rules.value("players.supported") or vid in out:
             continue
         count = args.ludo_games if vid == "da-ludo" else args.games
         if not count:
             continue
         start = time.process_time()
-        out[vid] = [play_game(variants, vid, seed, 4, house_rules=HOUSE.get(vid, {})) for seed in range(count)]
+        out[vid] = [play_game(variants, vid, seed, 4, house_rules=HOUSE.get(vid, {}), max_rounds=args.max_rounds)
+                    for seed in range(count)]
         print(f"  played {count} {vid} games in {time.process_time() - start:.0f} s of CPU", flush=True)
     if args.save:
         Path(args.save).write_text(json.dumps(out), encoding="utf-8")
@@ -80,19 +79,21 @@ def whole_games(variants, args) -> None:
     gc.collect()
     gc.freeze()
     every: list[float] = []
-    print(f"  {'variant':<13} games  rounds p50  moves p50   replay p50    p99   with JSON p50    p99   per move")
+    print(f"  {'variant':<13} games  won  rounds p50  moves p50   replay p50    p99   with JSON p50    p99   per move")
     for vid, bodies in games.items():
         replays, answers, moves, rounds = [], [], [], []
+        over = 0
         for body in bodies:
             result = replay_payload(body, variants)
-            assert result.first_illegal is None and result.game_over, (vid, result.first_illegal)
+            assert result.first_illegal is None and result.undetermined is None, (vid, result.first_illegal)
+            over += result.game_over
             replays.append(timed(lambda: replay_payload(body, variants), args.runs))
             answers.append(timed(lambda: serialize.replay(replay_payload(body, variants), "en"), args.runs))
             moves.append(sum(len(r["moves"]) for r in body["rounds"]))
             rounds.append(len(body["rounds"]))
         every += replays
         per_move = statistics.median(t / m for t, m in zip(replays, moves)) * 1e6
-        print(f"  {vid:<13} {len(bodies):5d}  {statistics.median(rounds):10.0f}  {statistics.median(moves):9.0f}"
+        print(f"  {vid:<13} {len(bodies):5d}  {over:3d}  {statistics.median(rounds):10.0f}  {statistics.median(moves):9.0f}"
               f"   {statistics.median(replays) * 1000:8.1f} ms {p99(replays) * 1000:6.1f}"
               f"   {statistics.median(answers) * 1000:10.1f} ms {p99(answers) * 1000:6.1f}   {per_move:5.0f} µs",
               flush=True)
@@ -126,8 +127,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--round-runs", type=int, default=50)
     parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--max-rounds", type=int, default=120, help="a game without a winner by then is cut")
     parser.add_argument("--save", help="write the games played to this JSON file")
-    parser.add_argument("--load", help="replay the games of this JSON file instead of playing new ones")
+    parser.add_argument("--load", help="replay the games of this JSON file (play only the variants it lacks)")
     args = parser.parse_args()
     variants = load_all()
     load = os.getloadavg()

@@ -175,18 +175,19 @@ def play_round(variants: dict, dealt: Dealt, rng: random.Random) -> dict:
     return body
 
 
-def play_game(variants: dict, vid: str, seed: int, players: int | None = None, house_rules=None) -> dict:
+def play_game(variants: dict, vid: str, seed: int, players: int | None = None, house_rules=None,
+              max_rounds: int = MAX_ROUNDS) -> dict:
     """A whole game's log (``{variant, players, house_rules, rounds: [{deal, moves}]}``) played from ``seed``
-    until a team wins (or :data:`MAX_ROUNDS`): each round's totals, as the replay scores it, start the next."""
-    rng = random.Random(seed)
+    until a team wins (or ``max_rounds``): each round's totals, as the replay scores it, start the next."""
     rules = variants[vid]
     players = players or max(rules.value("players.supported"))
+    rng = random.Random(f"{vid}/{players}/{seed}")  # each table its own games (variants alike play alike)
     house = HOUSE.get(vid) if house_rules is None else house_rules
     game: dict = {"variant": vid, "players": players, "rounds": []}
     if house:
         game["house_rules"] = house
     scores = None
-    for r in range(MAX_ROUNDS):
+    for r in range(max_rounds):
         dealt = deal(variants, vid, rng, players, house, scores, first_player=r % players)
         body = play_round(variants, dealt, rng)
         game["rounds"].append({"deal": body["deal"], "moves": body["moves"]})

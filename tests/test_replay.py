@@ -19,6 +19,7 @@ stop at that move of that round, and not before.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections import Counter
 from functools import cache
@@ -34,7 +35,7 @@ from adjudicator.input.replay_log import replay_request
 from adjudicator.model.cards import RANKS, SUITS, is_red_three
 from adjudicator.model.errors import AdjudicatorError, ImpossibleInput
 from adjudicator.model.findings import ILLEGAL, LEGAL, UNDETERMINED
-from adjudicator.replay import situation_of
+from adjudicator.replay import replay, situation_of
 from adjudicator.rules.engine import rule
 from adjudicator.variants import load_all
 from selfplay import HOUSE, play_game
@@ -147,8 +148,10 @@ def _round_body(body: dict, result, r: int, upto: int | None = None) -> dict:
 
 
 def _before(body: dict, result, r: int, index: int):
-    """The round's replay up to (not including) entry ``index``."""
-    return replayed(_round_body(body, result, r, index))
+    """The round's replay up to (not including) entry ``index`` -- the round read in its own form (its red
+    threes laid out by its events, even where the first of them comes later)."""
+    log = replay_request(_round_body(body, result, r), VARIANTS)
+    return replay(dataclasses.replace(log, moves=log.moves[:index]))
 
 
 def _moves(body: dict, rng: random.Random):
