@@ -17,7 +17,7 @@ from adjudicator.options.listing import legal_moves
 from adjudicator.options.every import Hand, Readings, build, layouts
 from adjudicator.options.listing import search_readings
 from adjudicator.options.parts import Parts, new_part_cache, part_cache, slow_facts
-from adjudicator.rules.engine import rule, rule_checked
+from adjudicator.rules.engine import rule, rule_part
 from adjudicator import table_problems
 
 from test_options_complete import IDS, MELD_RANKS, VARIANTS, deck
@@ -128,5 +128,5 @@ def test_the_slow_table_leaves_the_fast_facts_missing_and_a_check_that_needs_one
         table.team.score
     assert table.hand_count == 5 and table.team.melds == () and table.drew == "stock"
     # an opening reads the team's score: on the slow table it is missing, so the part is never decided there
-    ruling = rule_checked(table, Action("meld", melds=(("KC", "KH", "KS"),)), request.rules)
+    ruling = rule_part(table, Action("meld", melds=(("KC", "KH", "KS"),)), request.rules, None)
     assert ruling.verdict == UNDETERMINED and any(m.endswith("/team/score") for m in ruling.missing)

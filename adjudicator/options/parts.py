@@ -31,7 +31,8 @@ from ..model.enums import ActionType
 from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
 from ..memo import Memo
 from ..model.situation import PartTable, Situation, part_table
-from ..rules.engine import rule_checked
+from ..rules.engine import rule_checked, rule_part
+from ..rules.table_check import table_doubt
 from ..variants import Variant
 from .every import Hand, Place, build
 
@@ -77,6 +78,10 @@ class Parts:
         table = slow_facts(situation) if with_cards is None else situation
         self.table: Situation = table
         self.reads: list[str] | None = table.reads if isinstance(table, PartTable) else None  # withheld facts read
+        # the readings the real table cannot happen under (worked out on it, not on the part's table): a part
+        # is decided under the same readings as its whole move, and kept under them
+        self.doubt = table_doubt(rules, situation) if self.reads is not None else None
+        self.doubt_key = None if self.doubt is None else (self.doubt.points, self.doubt.excluded)
         self.rules = rules
         self.chosen = chosen
         self.shared = part_cache(rules) if cache is None else cache
@@ -161,12 +166,13 @@ class Parts:
         """The part's verdict and its readings' ``(values, verdict)``, from the shared cache or the engine. A
         ruling that read a withheld fact directly (past the judge's readers) is not the part's: it is open, and
         the move is ruled whole on the real table."""
-        key = (self.table, action)
+        key = (self.table, action) if self.doubt_key is None else (self.table, action, self.doubt_key)
         summary = self.shared.recent(key)
         if summary is None:
             reads = self.reads
             before = 0 if reads is None else len(reads)
-            summary = summary_of(rule_checked(self.table, action, self.rules))  # the real table was checked
+            summary = summary_of(rule_checked(self.table, action, self.rules) if reads is None else
+                                 rule_part(self.table, action, self.rules, self.doubt))  # the real table was checked
             if reads is not None and len(reads) > before:
                 summary = OPEN
             self.shared[key] = summary

@@ -18,7 +18,7 @@ from .going_out import check_all_cards, check_canastas, check_last_discard, chec
 from .judge import Judge, MissingFact, NotStated
 from ..model.messages import Card
 from .opening import check_opening, pile_cards_apart, without_pile_cards
-from .readings import decide_across
+from .readings import TableDoubt, decide_across
 from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, check_pile_not_empty,
                    frozen_reasons, shown_in_adds, take_onto_meld, take_with_hand, top_usable)
 from ..model.situation import Situation
@@ -46,6 +46,14 @@ def rule_checked(situation: Situation, action: Action, rules: Variant) -> Ruling
     built from the hand it checked. The readings its table cannot happen under are worked out once per
     situation (:func:`~adjudicator.rules.table_check.table_doubt`), so every path decides alike."""
     return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, table_doubt(rules, situation))
+
+
+def rule_part(situation: Situation, action: Action, rules: Variant, doubt: TableDoubt | None) -> Ruling:
+    """:func:`rule_checked` on a part of a table: the option search rules a meld's parts on a table that
+    withholds most facts (:class:`~adjudicator.model.situation.PartTable`), whose own doubt cannot be worked
+    out; ``doubt`` is the real table's (:func:`~adjudicator.rules.table_check.table_doubt`), so a part is
+    decided under the same readings as its whole move."""
+    return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, doubt)
 
 
 def rule_once(situation: Situation, action: Action, rules: Variant) -> Ruling:
