@@ -293,9 +293,6 @@ def test_every_action_is_ruled_as_adjudicate_rules_its_situation(vid):
 # Where the replay waits for an engine fix (issue 31): written against the right answer
 
 
-@pytest.mark.xfail(strict=True, reason="waits for #31 (truth): after a binding no, a meld that leaves one card "
-                                       "leaves no way to end the turn but going out, which the answer forbids; "
-                                       "the engine rules the meld legal and flags the discard after it")
 def test_after_a_binding_no_a_meld_that_leaves_one_card_is_the_first_illegal_move():
     body = _going_out("sv-classic", "no", [{"player": 0, "action": {"type": "meld", "melds": [
         ["AH", "AD", "AS", "AC"]]}}, discard(0, "5C")])
@@ -303,7 +300,7 @@ def test_after_a_binding_no_a_meld_that_leaves_one_card_is_the_first_illegal_mov
     assert first is not None and first.index == 4
 
 
-@pytest.mark.xfail(strict=True, reason="waits for #31 (truth): a take of the pile that leaves one card, without "
+@pytest.mark.xfail(strict=True, reason="open (#31 fixed the meld, not the take): a take of the pile that leaves one card, without "
                                        "the canasta to go out, leaves no legal discard (no-pagat: \"Uten canasta "
                                        "må du beholde minst ett kort etter kastet\"); the engine rules the take "
                                        "legal and flags the discard after it")
