@@ -22,7 +22,7 @@ ENGINE = ROOT / "adjudicator"
 
 # Bottom first; a wing may import the wings on lower lines only (one line: neither imports the other).
 LAYERS = (
-    ("model",),
+    ("model", "turns"),
     ("words",),
     ("variants",),
     ("rules",),

@@ -21,6 +21,7 @@ from .readings import decide_across
 from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, check_pile_not_empty,
                    frozen_reasons, take_onto_meld, take_with_hand, top_usable)
 from ..model.situation import Situation
+from ..turns import checkpoint
 from .table import Table, lay_all
 from .table_check import check_table
 from .turn import check_draw, check_drew, first_round
@@ -42,6 +43,7 @@ def rule(situation: Situation, action: Action, rules: Variant) -> Ruling:
 def rule_checked(situation: Situation, action: Action, rules: Variant) -> Ruling:
     """:func:`rule` for a table already checked: the option search rules many actions of one table, each
     built from the hand it checked."""
+    checkpoint()  # every ruling: where a long request (options, a comparison, a replay) lets others run
     return decide_across(lambda ruled: rule_once(situation, action, ruled), rules)
 
 
