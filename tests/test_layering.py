@@ -28,7 +28,7 @@ LAYERS = (
     ("rules",),
     ("options", "scoring", "predicates", "citefill", "replay"),
     ("compare", "input"),
-    ("answers",),
+    ("answers", "cost"),
 )
 MAX_DEPTH = 7  # six floors of engine, and the answers' edge on top
 
