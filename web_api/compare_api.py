@@ -7,6 +7,11 @@ entry (its ``type`` made an absolute problem URI here) instead of failing the
 comparison; a fault that does not depend on the variant is raised as the
 single-variant call would raise it.
 
+A situation alone compares the options open in it: each variant's are paged as ``/v1/options`` pages
+them (``?limit=``, ``?offset=``, ``?group=``; each group's ``count`` and ``complete``), and the
+agreement and the differences are over the moves of those pages. Every comparison is priced before
+the work and refused over the request budget with what to send instead (:mod:`web_api.budgets`).
+
 With ``?words=none`` (or ``Prefer: return=minimal``) the variants' rulings come without their
 words (:func:`wants_words`; the differences keep theirs). With ``?citations=refs`` each citation is given once, in a top-level
 ``citations`` table, and referenced (``{"ref": "no-pagat:3364-3444"}``) where
@@ -22,14 +27,20 @@ import csv
 import io
 import json
 
-from flask import Blueprint, Response, jsonify, request
+from dataclasses import replace
 
-from adjudicator.compare.comparison import compare as compare_variants
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from adjudicator import cost
+from adjudicator.compare.comparison import Comparison, compare as compare_variants
+from adjudicator.cost import OverBudget
 from adjudicator.model.messages import Message, msg
 from adjudicator.compare.matrix import matrix as build_matrix
 from adjudicator.input.parse import compare_request  # the action once, the situation once per player count
+from adjudicator.options.paging import GROUP_KINDS, LIMIT, MAX_LIMIT, MAX_OFFSET, Page
 
 from adjudicator.answers import serialize
+from . import budgets, streaming
 from .language import current_language
 from .problems import ApiProblem, json_body, problem_type
 from .variants_api import loaded_variants
@@ -42,18 +53,64 @@ WORDS_KEY = "canasta.words"  # environ: whether this request's rulings carry wor
 PREFERENCE_KEY = "canasta.preference_applied"  # environ: the Prefer preference honoured, for the answer's header
 
 
+STREAM_UNITS = 5_000  # pages of options estimated at more are written as they are made (web_api.streaming)
+
+
 @bp.post("/compare")
 def compare():
     refs = query_choice("citations", CITATION_FORMS, "full") == "refs"
+    page = query_page()
     variants = loaded_variants()
-    result = compare_variants(compare_request(json_body(), variants), variants)
+    body = json_body()
+    spent = cost.compare_cost(body, variants, page)  # before any work: each variant's ruling, score or walk
+    if budgets.over(spent):
+        raise OverBudget("compare", spent, budgets.budget(), **_fewer(body, variants, page))
+    pages = {"units": 0}
+
+    def admit(listed: list) -> None:  # the walks are done: price the pages from the groups' real sizes
+        shown = [(variants[vid], options) for vid, options in listed]
+        units = cost.page_cost(body, variants, shown, page)
+        if budgets.over(spent + units):
+            fits = cost.largest_page(body, variants, shown, page, budgets.budget() - spent)
+            raise OverBudget("compare", spent + units, budgets.budget(), limit=fits or None,
+                             group=not fits and page.group is None)
+        pages["units"] = units
+
+    result = compare_variants(compare_request(body, variants), variants, page, admit)
     words = wants_words()
     if not refs:
-        return jsonify(serialize.comparison(result, current_language(), problem_type, words))
-    with serialize.citation_table() as table:
+        return streaming.respond(comparison_document(result, current_language(), words),
+                                 pages["units"] > STREAM_UNITS, current_app.logger)
+    with serialize.citation_table() as table:  # a table of citations is complete only once all is made: whole
         out = serialize.comparison(result, current_language(), problem_type, words)
     out["citations"] = table
     return jsonify(out)
+
+
+def _fewer(body, variants, page: Page) -> dict:
+    """What a comparison over budget before any work may send instead: fewer variants, else one group."""
+    named = len(cost.compare_ids(body, variants)) if isinstance(body, dict) else 0
+    fits = cost.largest_comparison(body, variants, page, budgets.budget()) if named > 1 else 0
+    if 0 < fits < named:
+        return {"variants": fits}
+    options = isinstance(body, dict) and cost.compare_kind(body) == "options"
+    return {"group": options and page.group is None}
+
+
+def comparison_document(result: Comparison, lang: str, words: bool) -> dict:
+    """:func:`serialize.comparison`; for the options, each variant's page and the differences made as the
+    answer is written."""
+    if result.kind != "options":
+        return serialize.comparison(result, lang, problem_type, words)
+    page = result.page
+    head = replace(result, page=Page(0, page.offset, page.group), differences=())
+    document = serialize.comparison(head, lang, problem_type, words)
+    for shown, answered in zip(document["results"], result.results):
+        if answered.options is not None:
+            for group_shown, group in zip(shown["options"]["groups"], page.groups(answered.options)):
+                group_shown["options"] = streaming.lazily(lambda o: serialize.option(o, lang), page.of(group))
+    document["differences"] = streaming.lazily(lambda d: serialize.option_difference(d, lang), result.differences)
+    return document
 
 
 # ----------------------------------------------------------------------------------------------
@@ -74,6 +131,28 @@ def query_choice(name: str, allowed: tuple[str, ...], default: str) -> str:
         raise bad_query(name, allowed, msg("detail.query_choice", name=name, allowed=", ".join(allowed),
                                            given=values[0]))
     return values[0]
+
+
+def query_number(name: str, low: int, high: int, default: int) -> int:
+    """The single whole-number value of query parameter ``name``, from ``low`` to ``high``; a 400 otherwise."""
+    values = request.args.getlist(name)
+    allowed = (f"{low}-{high}",)
+    if not values:
+        return default
+    if len(values) > 1:
+        raise bad_query(name, allowed, msg("detail.query_repeated", name=name, count=len(values)))
+    text = values[0]
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise bad_query(name, allowed, msg("detail.query_number", name=name, low=low, high=high, given=text))
+    return int(text)
+
+
+def query_page() -> Page:
+    """The page of options a request asks for: ``?limit=`` (per group), ``?offset=``, ``?group=``."""
+    limit = query_number("limit", 1, MAX_LIMIT, LIMIT)
+    offset = query_number("offset", 0, MAX_OFFSET, 0)
+    only = query_choice("group", GROUP_KINDS, "")
+    return Page(limit, offset, only or None)
 
 
 def wants_words() -> bool:

@@ -12,42 +12,48 @@ answers one group only), the most useful first.
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app
 
-from adjudicator.model.messages import msg
+from adjudicator import cost
+from adjudicator.cost import OverBudget
 from adjudicator.options.listing import legal_moves
+from adjudicator.options.paging import GROUP_KINDS, LIMIT, MAX_LIMIT, Page  # noqa: F401 -- their old home
 from adjudicator.input.parse import options_request
 
 from adjudicator.answers import serialize
-from .compare_api import bad_query, query_choice
+from . import budgets, streaming
+from .compare_api import query_number, query_page  # noqa: F401 -- query_number: its old home
 from .language import current_language
 from .problems import json_body
 from .variants_api import loaded_variants
 
 bp = Blueprint("options", __name__, url_prefix="/v1")
-LIMIT, MAX_LIMIT = 20, 1000  # options per group in one answer: by default, at most
-GROUP_KINDS = ("draw", "take_pile", "meld", "go_out", "discard")
+STREAM_UNITS = 5_000  # a page estimated at more (answers of about a megabyte) is written as it is made
 
 
 @bp.post("/options")
 def options():
-    limit = query_number("limit", 1, MAX_LIMIT, LIMIT)
-    offset = query_number("offset", 0, 10**6, 0)
-    only = query_choice("group", GROUP_KINDS, "")
-    body = options_request(json_body(), loaded_variants())
-    listed = legal_moves(body.situation, body.rules)
-    return jsonify(serialize.options(listed, current_language(), limit=limit, offset=offset, only=only or None))
+    page = query_page()
+    variants = loaded_variants()
+    body = json_body()
+    walk = cost.options_cost(body, variants, page)  # before any work: the walk of the groups shown
+    if budgets.over(walk):
+        raise OverBudget("options", walk, budgets.budget(), group=page.group is None)
+    asked = options_request(body, variants)
+    listed = legal_moves(asked.situation, asked.rules, page.group)  # one group asked: the others not walked
+    shown = [(variants[listed.variant], listed)]
+    units = cost.page_cost(body, variants, shown, page)  # the page, from the groups' real sizes: nothing made yet
+    if budgets.over(walk + units):
+        fits = cost.largest_page(body, variants, shown, page, budgets.budget() - walk)
+        raise OverBudget("options", walk + units, budgets.budget(), limit=fits or None,
+                         group=not fits and page.group is None)
+    return streaming.respond(options_document(listed, current_language(), page), units > STREAM_UNITS,
+                             current_app.logger)
 
 
-def query_number(name: str, low: int, high: int, default: int) -> int:
-    """The single whole-number value of query parameter ``name``, from ``low`` to ``high``; a 400 otherwise."""
-    values = request.args.getlist(name)
-    allowed = (f"{low}-{high}",)
-    if not values:
-        return default
-    if len(values) > 1:
-        raise bad_query(name, allowed, msg("detail.query_repeated", name=name, count=len(values)))
-    text = values[0]
-    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-        raise bad_query(name, allowed, msg("detail.query_number", name=name, low=low, high=high, given=text))
-    return int(text)
+def options_document(listed, lang: str, page: Page) -> dict:
+    """:func:`serialize.options` of the page, each group's options made as the answer is written."""
+    document = serialize.options(listed, lang, limit=0, offset=page.offset, only=page.group)
+    for shown, group in zip(document["groups"], page.groups(listed)):
+        shown["options"] = streaming.lazily(lambda o: serialize.option(o, lang), page.each(group))
+    return document
