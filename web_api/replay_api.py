@@ -16,6 +16,7 @@ from adjudicator.words.render import render, summary
 from adjudicator.input.payloads import replay_payload
 
 from adjudicator.answers import serialize
+from . import budgets
 from .language import current_language
 from .problems import json_body
 from .variants_api import loaded_variants
@@ -25,7 +26,9 @@ bp = Blueprint("replay", __name__, url_prefix="/v1")
 
 @bp.post("/replay")
 def replay_log():
-    return jsonify(replayed(replay_payload(json_body(), loaded_variants()), current_language()))
+    body, variants = json_body(), loaded_variants()
+    budgets.admit("replay", body, variants)  # priced before any work (issue 36)
+    return jsonify(replayed(replay_payload(body, variants), current_language()))
 
 
 def replayed(r, lang: str) -> dict:

@@ -14,6 +14,7 @@ from adjudicator.rules.engine import rule
 from adjudicator.input.parse import ruling_request
 
 from adjudicator.answers import serialize
+from . import budgets
 from .compare_api import wants_words
 from .language import current_language
 from .problems import json_body
@@ -24,7 +25,9 @@ bp = Blueprint("rulings", __name__, url_prefix="/v1")
 
 @bp.post("/adjudicate")
 def adjudicate():
-    request = ruling_request(json_body(), loaded_variants())
+    body, variants = json_body(), loaded_variants()
+    budgets.admit("adjudicate", body, variants)  # priced before any work (issue 36)
+    request = ruling_request(body, variants)
     ruled = rule(request.situation, request.action, request.rules)
     return jsonify(serialize.ruling(ruled, current_language(), wants_words()))
 

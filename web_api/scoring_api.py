@@ -14,6 +14,7 @@ from adjudicator.input.parse import score_request
 from adjudicator.scoring import score as score_request_sheet
 
 from adjudicator.answers import serialize
+from . import budgets
 from .language import current_language
 from .problems import json_body
 from .variants_api import loaded_variants
@@ -23,6 +24,7 @@ bp = Blueprint("scoring", __name__, url_prefix="/v1")
 
 @bp.post("/score")
 def score():
-    variants = loaded_variants()
-    sheet = score_request_sheet(score_request(json_body(), variants), variants)
+    variants, body = loaded_variants(), json_body()
+    budgets.admit("score", body, variants)  # priced before any work (issue 36)
+    sheet = score_request_sheet(score_request(body, variants), variants)
     return jsonify(serialize.score(sheet, current_language()))
