@@ -121,3 +121,41 @@ def test_a_slow_client_over_the_cap_cannot_pass_for_a_probe(capped):
                 data += chunk
         assert data.startswith(b"HTTP/1.1 503")
     assert_no_trace(capped)
+
+
+def test_healthz_on_the_same_worker_is_answered_while_a_long_request_works(tmp_path):
+    """One worker, a budget large enough to admit a comparison of about a second: its work gives way every 20 ms,
+    so /healthz is answered while the comparison is worked out -- before the first byte of its answer."""
+    import json
+    import threading
+
+    from test_budgets import ISSUE_COMPARE
+
+    srv = start_server(tmp_path / "out.log", "-w", "1", env={"CANASTA_REQUEST_BUDGET": str(10**9)})
+    try:
+        body = json.dumps(ISSUE_COMPARE).encode()
+        head = (f"POST /v1/compare?limit=50&group=meld HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+        seen: dict = {}
+
+        def heavy():
+            with socket.create_connection(("127.0.0.1", srv.port), timeout=60) as sock:
+                sock.sendall(head + body)
+                first = sock.recv(65536)  # the answer's head: its work is done
+                seen["answer began"] = time.monotonic()
+                seen["status"] = first.split(b" ", 2)[1]
+                while sock.recv(1 << 20):
+                    pass
+
+        worker = threading.Thread(target=heavy)
+        worker.start()
+        time.sleep(0.2)  # the comparison has begun
+        assert _healthy(srv.port) == 200
+        seen["healthz"] = time.monotonic()
+        worker.join(60)
+        assert seen["status"] == b"200"
+        assert seen["healthz"] < seen["answer began"], "the probe waited for the comparison's work to finish"
+        assert "WORKER TIMEOUT" not in srv.log_text()
+        assert_no_trace(srv)
+    finally:
+        stop_server(srv)
