@@ -15,16 +15,17 @@ admits and the heaviest it refuses: the budget in seconds is the budget in units
 CPU per unit. Those heaviest admitted requests are then the "worst found" of the server run.
 
 **The server run** starts ``gunicorn -c gunicorn.conf.py app:app`` (the production configuration: two
-gevent workers) from the ``--against`` checkout (before) and from this one (after), one after the
-other, on loopback, and sends each the same workloads:
+gevent workers) from the ``--against`` checkout (before) and from this one (after), on loopback, and
+sends each the same workloads, side by side (a shared machine's load changes by the minute):
 
 1. the worst single request found for each endpoint (the issue's bodies, and the heaviest the budget
-   admits): status, time, answer size, the worker's peak RSS (``VmHWM``), whether it was killed -- each
-   on a fresh server, so that one's memory is not another's;
+   admits), each on a fresh server of each checkout in turn, so that one's memory is not another's:
+   status, time, answer size, the worker's peak RSS (``VmHWM``), whether it was killed;
 2. ``/healthz`` asked every 50 ms while ten heavy requests run (five per worker): its latency;
 3. ``--minutes`` (10) of mixed load -- rulings, options, comparisons, scores and replays, each with
-   house rules no other request has -- from four clients: the workers' RSS every 30 s, and how many
-   workers were replaced on the way (a worker past ``CANASTA_WORKER_MAX_RSS`` is);
+   house rules no other request has -- on both servers at once, two keep-alive clients each: the
+   workers' RSS every 30 s, and how many workers were replaced on the way (a worker past
+   ``CANASTA_WORKER_MAX_RSS`` is);
 4. 2,300 connections trickling a body at a byte a second (two workers' cap of 1,000 each and more),
    and 64 ``/healthz`` probes meanwhile: how many are answered, how fast.
 
@@ -381,41 +382,77 @@ def mixed_bodies(variants, seed: int, logs: list[dict]):
             yield "/v1/replay", dumps({**rng.choice(logs), "house_rules": {"score.going_out": distinct["score.going_out"]}})
 
 
-def mixed_load(root: Path, tmp: Path, name: str, minutes: float, variants, logs: list[dict]) -> dict:
-    with Server(root, tmp, name) as server:
-        stop = threading.Event()
-        counts = {"requests": 0, "errors": 0}
-        lock = threading.Lock()
+class KeptConnection:
+    """One client's keep-alive connection, opened again when the server closes it."""
 
-        def client(seed):
-            for path, body in mixed_bodies(variants, seed, logs):
-                if stop.is_set():
-                    return
-                status = post(server.port, path, body, timeout=60)[0]
-                with lock:
-                    counts["requests"] += 1
-                    counts["errors"] += status not in (200, 413)
+    def __init__(self, port: int):
+        self.port, self.conn = port, None
 
-        clients = [threading.Thread(target=client, args=(s,), daemon=True) for s in range(4)]
-        for c in clients:
-            c.start()
-        series = []
-        seen_workers = set(server.started_workers)
-        started = time.monotonic()
-        while time.monotonic() - started < minutes * 60:
-            time.sleep(30)
+    def post(self, path: str, body: bytes) -> int | str:
+        for attempt in (0, 1):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            try:
+                self.conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+                resp = self.conn.getresponse()
+                resp.read()
+                if resp.will_close:
+                    self.close()
+                return resp.status
+            except (OSError, http.client.HTTPException) as error:
+                self.close()
+                if attempt:
+                    return type(error).__name__
+        return "unreachable"
+
+    def close(self):
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def mixed_load(servers: dict[str, Server], minutes: float, variants, logs: list[dict], clients: int = 2) -> dict:
+    """The same mixed load on each server at once (``clients`` keep-alive clients each), side by side."""
+    stop = threading.Event()
+    lock = threading.Lock()
+    out = {name: {"series": [], "requests": 0, "errors": 0, "error_kinds": {}} for name in servers}
+
+    def client(name: str, server: Server, seed: int):
+        conn = KeptConnection(server.port)
+        for path, body in mixed_bodies(variants, seed, logs):
+            if stop.is_set():
+                conn.close()
+                return
+            status = conn.post(path, body)
+            with lock:
+                mine = out[name]
+                mine["requests"] += 1
+                if status not in (200, 413):
+                    mine["errors"] += 1
+                    mine["error_kinds"][f"{path} {status}"] = mine["error_kinds"].get(f"{path} {status}", 0) + 1
+
+    threads = [threading.Thread(target=client, args=(name, server, seed), daemon=True)
+               for name, server in servers.items() for seed in range(clients)]
+    for t in threads:
+        t.start()
+    seen = {name: set(server.started_workers) for name, server in servers.items()}
+    started = time.monotonic()
+    while time.monotonic() - started < minutes * 60:
+        time.sleep(30)
+        at = round((time.monotonic() - started) / 60, 1)
+        for name, server in servers.items():
             rss = server.rss_kib()
-            seen_workers |= set(rss)
-            series.append((round((time.monotonic() - started) / 60, 1), sorted(v // 1024 for v in rss.values())))
-            print(f"  {name}: {series[-1][0]} min: workers {series[-1][1]} MiB, {counts['requests']} requests",
-                  flush=True)
-        stop.set()
-        for c in clients:
-            c.join(60)
-        recycled = len(seen_workers - server.started_workers)
-        recycles_logged = server.log().count("CANASTA_WORKER_MAX_RSS")
-    return {"series": series, "requests": counts["requests"], "errors": counts["errors"], "new_workers": recycled,
-            "recycled_for_memory": recycles_logged}
+            seen[name] |= set(rss)
+            out[name]["series"].append((at, sorted(v // 1024 for v in rss.values())))
+        print(f"  {at} min: " + "; ".join(f"{n} {out[n]['series'][-1][1]} MiB, {out[n]['requests']} requests"
+                                           for n in servers), flush=True)
+    stop.set()
+    for t in threads:
+        t.join(60)
+    for name, server in servers.items():
+        out[name]["new_workers"] = len(seen[name] - server.started_workers)
+        out[name]["recycled_for_memory"] = server.log().count("CANASTA_WORKER_MAX_RSS")
+    return out
 
 
 def full_cap(root: Path, tmp: Path, name: str, connections: int = 2300, probes: int = 64) -> dict:
@@ -494,7 +531,8 @@ def server_report(results: dict, against: Path, minutes: float) -> str:
     lines = [f"## Budgets under the heaviest valid requests, before and after ({dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC)",
              "", f"- Command: `python bench/budget_bench.py --against {against} --minutes {minutes:g} --write BENCHMARKS.md`",
              "- Server: `gunicorn -c gunicorn.conf.py app:app` (production configuration: 2 gevent workers), "
-             "before: the `--against` checkout, after: this one, the same workloads one after the other",
+             "before: the `--against` checkout, after: this one, the same workloads side by side (each worst "
+             "request on a fresh server of each in turn; the mixed load on both at once)",
              f"- Machine: {machine()}; the clients run on the same machine; load average at the end {load} (the "
              "machine is shared with other work: times are long and vary, sizes and memory hardly)", "",
              "**1. The worst single request found for each endpoint** (each on a fresh server)", "",
@@ -513,15 +551,17 @@ def server_report(results: dict, against: Path, minutes: float) -> str:
                      f"{', **worker killed**' if h['killed'] else ''} | {h['probes']} | {h['p50'] * 1000:.0f} ms | "
                      f"{h['p99'] * 1000:.0f} ms | {h['max'] * 1000:.0f} ms |")
     lines += ["", f"**3. RSS under {minutes:g} minutes of mixed load** (rulings, options, comparisons, scores, replays, "
-              "each with house rules no other request has; four clients): each worker's RSS every 30 s", "",
+              "each with house rules no other request has; both servers at once, two keep-alive clients each): each "
+              "worker's RSS every 30 s", "",
               "| minute | before (MiB) | after (MiB) |", "|---:|---|---|"]
     for (t, before), (_, after) in zip(results["before"]["mixed"]["series"], results["after"]["mixed"]["series"]):
         lines.append(f"| {t:g} | {' + '.join(map(str, before))} | {' + '.join(map(str, after))} |")
     for when in ("before", "after"):
         m = results[when]["mixed"]
         lines.append("")
-        lines.append(f"- {when}: {m['requests']:,} requests ({m['errors']} not 200/413); workers started on the way: "
-                     f"{m['new_workers']} ({m['recycled_for_memory']} replaced for their memory)")
+        kinds = ", ".join(f"{k}: {v}" for k, v in sorted(m["error_kinds"].items())) or "none"
+        lines.append(f"- {when}: {m['requests']:,} requests ({m['errors']} not 200/413: {kinds}); workers started on "
+                     f"the way: {m['new_workers']} ({m['recycled_for_memory']} replaced for their memory)")
     lines += ["", "**4. `/healthz` while slow clients fill the connection cap**", "",
               "| | trickling connections (refused with 503) | `/healthz` answered | median | worst | other answers |",
               "|---|---|---:|---:|---:|---|"]
@@ -560,16 +600,24 @@ def main(argv: list[str] | None = None) -> int:
                      dumps({"variant": "da-ludo", "situation": table(deck_hand(None)), "house_rules": WIDE}))
     tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"budget-bench-{os.getpid()}"
     tmp.mkdir(parents=True, exist_ok=True)
-    results: dict = {}
-    for when, root in (("before", args.against.resolve()), ("after", ROOT)):
-        print(f"{when} ({root}) ...", flush=True)
-        results[when] = {"worst": run_worst(root, tmp, when, requests)}
-        label, path, body = heavy_options
+    roots = {"before": args.against.resolve(), "after": ROOT}
+    results: dict = {when: {"worst": []} for when in roots}
+    print("the worst requests, before and after in turn ...", flush=True)
+    for request in requests:  # side by side: each request on a fresh server of each, one after the other
+        for when, root in roots.items():
+            results[when]["worst"] += run_worst(root, tmp, when, [request])
+    label, path, body = heavy_options
+    for when, root in roots.items():
         results[when]["healthz"] = {"label": label, **healthz_during(root, tmp, when, path, body)}
-        print(f"  healthz: {results[when]['healthz']}", flush=True)
+        print(f"  {when} healthz: {results[when]['healthz']}", flush=True)
+    for when, root in roots.items():
         results[when]["cap"] = full_cap(root, tmp, when)
-        print(f"  cap: {results[when]['cap']}", flush=True)
-        results[when]["mixed"] = mixed_load(root, tmp, when, args.minutes, variants, logs)
+        print(f"  {when} cap: {results[when]['cap']}", flush=True)
+    print(f"{args.minutes:g} minutes of mixed load on both servers at once ...", flush=True)
+    with Server(roots["before"], tmp, "before") as before, Server(roots["after"], tmp, "after") as after:
+        mixed = mixed_load({"before": before, "after": after}, args.minutes, variants, logs)
+    for when in roots:
+        results[when]["mixed"] = mixed[when]
     report = server_report(results, args.against, args.minutes)
     print(report)
     if args.write:
