@@ -23,7 +23,7 @@ sends each the same workloads, side by side (a shared machine's load changes by 
    status, time, answer size, the worker's peak RSS (``VmHWM``), whether it was killed;
 2. ``/healthz`` asked every 50 ms while ten heavy requests run (five per worker): its latency;
 3. ``--minutes`` (10) of mixed load -- rulings, options, comparisons, scores and replays, each with
-   house rules no other request has -- on both servers at once, two keep-alive clients each: the
+   house rules no other request has -- on both servers at once, four keep-alive clients each: the
    workers' RSS every 30 s, and how many workers were replaced on the way (a worker past
    ``CANASTA_WORKER_MAX_RSS`` is);
 4. 2,300 connections trickling a body at a byte a second (two workers' cap of 1,000 each and more),
@@ -361,11 +361,12 @@ def mixed_bodies(variants, seed: int, logs: list[dict]):
     from test_budgets import HAND_15, table
 
     rng = random.Random(seed)
-    i = seed * 1_000_000
+    i = seed * 1_500_000
     while True:
         i += 1
-        distinct = {"meld.min_cards": 2 + i % 2, "score.going_out": 100 + 5 * (i // 2 % 2000),
-                    "meld.max_wilds": i // 4000 % 3 + 3}
+        # every request's own house rules (valid for every table below): 6 million combinations
+        distinct = {"meld.min_cards": 2 + i % 2, "score.going_out": i // 2 % 1001,
+                    "meld.max_wilds": 3 + i // 2002 % 3, "score.red_three": i // 6006 % 1001}
         kind = i % 6
         if kind in (0, 1):
             yield "/v1/adjudicate", dumps({**GOOD, "house_rules": distinct})
@@ -411,7 +412,7 @@ class KeptConnection:
             self.conn = None
 
 
-def mixed_load(servers: dict[str, Server], minutes: float, variants, logs: list[dict], clients: int = 2) -> dict:
+def mixed_load(servers: dict[str, Server], minutes: float, variants, logs: list[dict], clients: int = 4) -> dict:
     """The same mixed load on each server at once (``clients`` keep-alive clients each), side by side."""
     stop = threading.Event()
     lock = threading.Lock()
@@ -551,7 +552,7 @@ def server_report(results: dict, against: Path, minutes: float) -> str:
                      f"{', **worker killed**' if h['killed'] else ''} | {h['probes']} | {h['p50'] * 1000:.0f} ms | "
                      f"{h['p99'] * 1000:.0f} ms | {h['max'] * 1000:.0f} ms |")
     lines += ["", f"**3. RSS under {minutes:g} minutes of mixed load** (rulings, options, comparisons, scores, replays, "
-              "each with house rules no other request has; both servers at once, two keep-alive clients each): each "
+              "each with house rules no other request has; both servers at once, four keep-alive clients each): each "
               "worker's RSS every 30 s", "",
               "| minute | before (MiB) | after (MiB) |", "|---:|---|---|"]
     for (t, before), (_, after) in zip(results["before"]["mixed"]["series"], results["after"]["mixed"]["series"]):
