@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .input.house_rules import MAX_BANDS
+from .model.parameters import BY_NAME
 from .options.paging import Page
 from .rules.readings import MAX_POINTS
 from .rules.readings import readings_for
@@ -62,6 +63,9 @@ OPTION_BASE_UNITS = 10  # one option made in full: its move, its words, its ruli
 # ... and its ruling, made over the cards in hand and on the team's melds, under each reading it hangs on:
 # (runs + 2) / 2 units a card (7.5 ms an option of a whole deck under da-ludo, whose twos are open)
 PHASE_GROUPS = {"before_draw": ("draw", "take_pile"), "after_draw": ("meld", "go_out", "discard")}
+# The parser refuses a list of cards (or of melds) longer than the largest deck before reading an item of it; no
+# deck, house rules included, holds more than this: a longer list counts as this long.
+MOST_CARDS = 52 * BY_NAME["deck.decks"].maximum + BY_NAME["deck.jokers"].maximum
 
 
 @dataclass(frozen=True)
@@ -92,10 +96,16 @@ class OverBudget(Exception):
 
 
 def _cards(value: Any) -> int:
-    """Cards in a list of cards or a list of melds (anything else counts nothing)."""
+    """Cards in a list of cards or a list of melds (additions ``{to, cards}`` too; anything else counts nothing),
+    each list counted at most :data:`MOST_CARDS` long (the parser refuses a longer one before any work)."""
     if not isinstance(value, list):
         return 0
-    return sum(len(v) if isinstance(v, list) else 1 for v in value)
+    count = 0
+    for part in value[:MOST_CARDS + 1]:
+        if isinstance(part, dict):
+            part = part.get("cards")
+        count += min(len(part), MOST_CARDS + 1) if isinstance(part, list) else 1
+    return count
 
 
 def _get(value: Any, *path: str) -> Any:

@@ -420,3 +420,11 @@ def test_one_group_is_walked_alone_and_is_what_it_is_in_the_whole_listing(varian
         (same,) = [g for g in alone.groups if g.phase == group.phase] or [None]
         assert same is not None and [o.key for o in same.options] == [o.key for o in group.options]
         assert [o.verdict for o in same.options] == [o.verdict for o in group.options]
+
+
+def test_a_list_over_the_parsers_cap_is_priced_at_the_cap_and_refused_by_the_parser(client, variants):
+    """130,000 additions (254 KiB) cost what the longest list the parser reads costs: the answer is its 422."""
+    body = {"variant": "sv-classic", "situation": {}, "action": {"type": "meld", "add": [1] * 130_000}}
+    capped = {**body, "action": {"type": "meld", "add": [1] * (cost.MOST_CARDS + 1)}}
+    assert cost.ruling_cost(body, variants) == cost.ruling_cost(capped, variants)
+    assert_problem(client.post("/v1/adjudicate", json=body), 422, "validation-failed")
