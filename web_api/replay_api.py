@@ -17,6 +17,7 @@ from flask import Blueprint
 
 from adjudicator.answers import answer
 
+from . import budgets
 from .language import current_language
 from .problems import json_body
 from .response import answered
@@ -27,4 +28,6 @@ bp = Blueprint("replay", __name__, url_prefix="/v1")
 
 @bp.post("/replay")
 def replay_log():
-    return answered(answer("replay", json_body(), current_language(), variants=loaded_variants()))
+    body, variants = json_body(), loaded_variants()
+    budgets.admit("replay", body, variants)  # priced before any work (issue 36)
+    return answered(answer("replay", body, current_language(), variants=variants))

@@ -35,6 +35,7 @@ from adjudicator.words.clauses import statement
 from adjudicator.words.render import (render, requirement_message, ruling_summary, ruling_words, said,
                                       said_and_code, said_kept, summary, words, words_for)
 from adjudicator.model.rule_ids import RULES
+from adjudicator.options.paging import EVERY, Page
 from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, TeamScore
 from adjudicator.variants import Citation, Entry, Variant, translated
 
@@ -430,11 +431,11 @@ def score_difference(d: ScoreDifference, lang: str) -> dict:
     return out
 
 
-def _result(r: VariantResult, lang: str, problem_type, words: bool = True) -> dict:
+def _result(r: VariantResult, lang: str, problem_type, words: bool = True, page: Page = EVERY) -> dict:
     if r.ruling is not None:
         return {"variant": r.variant, "ruling": ruling(r.ruling, lang, words)}
-    if r.options is not None:
-        return {"variant": r.variant, "options": options(r.options, lang)}
+    if r.options is not None:  # the comparison's page of them, as /v1/options pages one variant's
+        return {"variant": r.variant, "options": options(r.options, lang, page.limit, page.offset, page.group)}
     if r.score is not None:
         return {"variant": r.variant, "score": score(r.score, lang)}
     assert r.problem is not None, "a variant's result is a ruling, options, a score or a problem"
@@ -544,11 +545,16 @@ def option_difference(d, lang: str) -> dict:
 
 def options_comparison(c: Comparison, lang: str, problem_type=lambda slug: slug) -> dict:
     """A comparison of the options open in one situation under several variants."""
-    return {"kind": c.kind, "variants": list(c.variants), "results": [_result(r, lang, problem_type) for r in c.results],
+    return {"kind": c.kind, "variants": list(c.variants),
+            "results": [_result(r, lang, problem_type, page=c.page) for r in c.results],
             "agree": c.agree,
             "groups": [{"options": list(g.options or ()), "variants": list(g.variants)} for g in c.groups],
-            "differences": [rule_difference(d, lang) if isinstance(d, RuleDifference) else option_difference(d, lang)
-                            for d in c.differences]}
+            "differences": [options_difference(d, lang) for d in c.differences]}
+
+
+def options_difference(d, lang: str) -> dict:
+    """A difference of a comparison of options: an option's, or whether the table can happen (a rule's)."""
+    return rule_difference(d, lang) if isinstance(d, RuleDifference) else option_difference(d, lang)
 
 
 

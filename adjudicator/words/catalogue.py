@@ -429,6 +429,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "value.bad_player_count": "{given} is not a player count from 2 to 6",
     "value.bands_list": "this must be a list of score bands",
     "value.band": "band {band} is wrong: {problem}",
+    "value.too_many_items": "a house rule may list at most {maximum} here",
     "type.bool": "yes or no",
     "type.int": "a whole number",
     "type.int_or_null": "a whole number, or none for no limit",
