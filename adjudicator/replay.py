@@ -255,13 +255,14 @@ def situation_of(log: Log, table: Table, teams: int, seat: int) -> Situation:
         team=Side(log.scores[team], tuple(tuple(m) for m in table.melds[team]), table.red_threes[team]),
         opponents=opponents,
         hand=tuple(table.hands[seat]), has_melded=table.melded[seat], drew=table.drew,
-        cards_from_pile=_still_held(table.from_pile, table.hands[seat]),
+        cards_from_pile=_still_held(table.from_pile[:-1], table.hands[seat]) + table.from_pile[-1:],
         partner_answer=table.partner_answer if seat == table.seat else None)
 
 
 def _still_held(from_pile, hand) -> tuple[str, ...]:
-    """The cards taken from the pile this turn that are still in the hand (those already laid lie on the table,
-    where the take's own ruling counted them)."""
+    """The cards taken from the pile this turn below its top that are still in the hand (those already laid lie
+    on the table, where the take's own ruling counted them); the top card follows them in ``cards_from_pile``,
+    laid by the take, so the engine never reads a lower card as the top."""
     left = Counter(hand)
     kept = []
     for card in from_pile:
@@ -406,7 +407,7 @@ def _apply(log: Log, table: Table, teams: int, seat: int, move: Move, ruling: Ru
         hand += taken
         _lay(table, team, act.melds, act.adds, hand)
         table.pile = []
-        table.drew, table.from_pile = "pile", tuple(taken)
+        table.drew, table.from_pile = "pile", (*taken, top)  # the top card last, as cards_from_pile has it
         table.laid = True
         return None
     if act.type in LAYING:

@@ -238,6 +238,8 @@ def _binding_no_then_discard(body, result, rng):
         act = move.get("action", {})
         if act.get("type") != "go_out" or not act.get("discard") or not (act.get("melds") or act.get("add")):
             continue
+        if any(c in ("3C", "3S") for meld in act.get("melds", ()) for c in meld):
+            continue  # black threes are melded only in the go-out itself: the meld alone is illegal before the ask
         seat = move["player"]
         moves = body["rounds"][r]["moves"]
         turn = index

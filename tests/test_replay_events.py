@@ -264,8 +264,10 @@ def situation_json(sit) -> dict:
 def test_every_action_is_ruled_as_adjudicate_rules_its_situation(vid):
     body = play_game(VARIANTS, vid, 3, 4, house_rules={**HOUSE.get(vid, {}), "game.target": {"4": 1500}})
     compared = answered = 0
-    for r, rnd in enumerate(body["rounds"][:2]):
-        whole = replay_payload(body, VARIANTS)
+    whole = replay_payload(body, VARIANTS)
+    for r, rnd in enumerate(body["rounds"]):
+        if compared > 50 and answered >= 1:
+            break  # enough: the rest of the game is replayed by the other tests
         scores = [t["score_before"] for t in whole.rounds[r].score_request["teams"]]
         log = replay_request({"variant": vid, "players": 4, "house_rules": body.get("house_rules"),
                               "scores": scores, **rnd}, VARIANTS)
@@ -300,10 +302,6 @@ def test_after_a_binding_no_a_meld_that_leaves_one_card_is_the_first_illegal_mov
     assert first is not None and first.index == 4
 
 
-@pytest.mark.xfail(strict=True, reason="open (#31 fixed the meld, not the take): a take of the pile that leaves one card, without "
-                                       "the canasta to go out, leaves no legal discard (no-pagat: \"Uten canasta "
-                                       "må du beholde minst ett kort etter kastet\"); the engine rules the take "
-                                       "legal and flags the discard after it")
 def test_a_take_that_leaves_one_card_without_a_canasta_is_the_first_illegal_move():
     hands = copy.deepcopy(HANDS)
     hands[1] = ["QH", "QS", "6C", "6D", "6S", "8H", "8S", "8C", "10H", "10S", "2C"]

@@ -109,12 +109,31 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
     pile_used = check_pile_cards(judge, situation, action)
     groups = [[top, *action.with_cards]] + [list(m) for m in action.melds] + [list(a.cards) for a in action.adds]
     check_opening(judge, situation, table, without_pile_cards(groups, pile_used), pile_used)
+    left = _left_after_take(judge, situation, action, pile)
+    if left is not None and left <= 1:
+        # the last card goes with this take, or with the discard that must end the turn: going out, as after a
+        # meld that leaves one card -- the partner's answer binds it, and the team's canastas must allow it
+        check_partner_answer(judge, situation, going_out=True, last_card=left == 1)
+        check_canastas(judge, situation, table, left, going_out=False)
     rest = len(pile) - 1
     judge.note("consequence.take_rest" if rest else "consequence.pile_only_top", count=rest)
     if rest and judge.known("pile.cards_usable_same_turn") is False:
         judge.note("consequence.rest_next_turn")
     if any(is_red_three(c) for c in pile[:-1]):
         judge.note("consequence.lay_out_red_threes")
+
+
+def _left_after_take(judge: Judge, situation: Situation, action: Action, pile: tuple[str, ...]) -> int | None:
+    """Cards in hand once the take is laid: the hand, and the pile's cards below its top where the take takes
+    the whole pile (``pile.taken_whole``, read only where it decides), less the cards the take lays (None: the
+    hand's size is not given)."""
+    if situation.hand is None and situation.hand_count is None:
+        return None
+    top_only = situation.need_hand_size() - len(action.with_cards) - len(action.laid_cards())
+    whole = top_only + len(pile) - 1
+    if top_only > 1 or whole <= 1:
+        return whole if top_only <= 1 else top_only  # the same either way the take is read
+    return whole if judge.param("pile.taken_whole") else top_only
 
 
 def rule_meld(judge: Judge, situation: Situation, action: Action) -> None:

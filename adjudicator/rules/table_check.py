@@ -237,7 +237,8 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> TableDoubt | Non
         raise ImpossibleInput([issue(f"{base}/player/hand_count", "error.more_than_deck", variant=rules.ref,
                                      limit=rules.deck_size)])
     if sit.hand is not None and sit.cards_from_pile:
-        missing = Counter(sit.cards_from_pile) - Counter(sit.hand)
+        # the top card (the last) may already lie in the meld the take made; the cards below it are in the hand
+        missing = Counter(sit.cards_from_pile[:-1]) - Counter(sit.hand)
         if missing:
             raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.not_in_hand",
                                          card=Card(sorted(missing)[0]), where=Word("hand"))])
