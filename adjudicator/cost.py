@@ -97,14 +97,18 @@ class OverBudget(Exception):
 
 def _cards(value: Any) -> int:
     """Cards in a list of cards or a list of melds (additions ``{to, cards}`` too; anything else counts nothing),
-    each list counted at most :data:`MOST_CARDS` long (the parser refuses a longer one before any work)."""
+    each list counted at most :data:`MOST_CARDS` long (the parser refuses a longer one before any work). Only
+    strings count: an item of another kind is refused by the shape check before the engine sees it."""
     if not isinstance(value, list):
         return 0
     count = 0
     for part in value[:MOST_CARDS + 1]:
         if isinstance(part, dict):
             part = part.get("cards")
-        count += min(len(part), MOST_CARDS + 1) if isinstance(part, list) else 1
+        if isinstance(part, list):
+            count += sum(1 for card in part[:MOST_CARDS + 1] if isinstance(card, str))
+        elif isinstance(part, str):
+            count += 1
     return count
 
 

@@ -39,6 +39,10 @@ schema.config.generation.update(
     deterministic=True,  # reproducible in CI
 )
 schema.config.checks.update(included_check_names=["all"])
+# Invalid data may also be refused for its size: a negative case that breaks a list's maxItems can pass the
+# body cap (a 413 "request too large", documented on every POST), which is a rejection like any other.
+_rejection = schema.config.checks.negative_data_rejection
+_rejection.expected_statuses = [*_rejection.expected_statuses, "413"]
 
 ENGINE_OPERATIONS = {("POST", "/v1/adjudicate"), ("POST", "/v1/score"), ("POST", "/v1/compare"), ("POST", "/v1/options"),
                      ("POST", "/v1/replay")}

@@ -623,7 +623,7 @@ def _replay_fault(e: Any, lang: str) -> dict:
 
 def _replay_stop(s: Any, lang: str) -> dict:
     """Where the replay stopped undetermined: why, the move's ruling, and each open point with its question."""
-    if s.ruling is not None and s.ruling.verdict == "undetermined":
+    if s.ruling is not None and s.ruling.verdict == Verdict.UNDETERMINED:
         points = open_points(s.ruling, lang)
     else:
         points = [{"parameter": name, "question": words_for("open_point.question", lang, parameter=Param(name)),

@@ -154,6 +154,7 @@ def _compare(body: Any, lang: str, asked: Asked) -> dict:
 def _options_compared(result: Any, lang: str, asked: Asked) -> dict:
     """A comparison of options, each variant's page and the differences made as the answer is written."""
     page, lazily = result.page, asked.lazily
+    assert lazily is not None  # _compare calls this only for a document written as it is made
     head = replace(result, page=Page(0, page.offset, page.group), differences=())
     document = serialize.comparison(head, lang, problem_type, asked.words)
     for shown, answered in zip(document["results"], result.results):
