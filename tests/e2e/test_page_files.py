@@ -219,7 +219,7 @@ def test_the_engine_is_served_versioned_compressed_and_announced(client):
                     pytrace=False)
     html = client.get("/").get_data(as_text=True)
     about = json.loads(unescape(re.search(r'<meta name="engine" content="([^"]+)">', html).group(1)))
-    assert set(about["sizes"]) == set(ENGINE_FILES)
+    assert set(about["sizes"]) == set(ENGINE_FILES) | {"engine-worker.js"}  # the worker's script is kept with it
     wasm = client.get(about["base"] + "pyodide.asm.wasm", headers={"Accept-Encoding": "gzip, br"})
     assert wasm.status_code == 200 and wasm.mimetype == "application/wasm"
     assert wasm.headers["Cache-Control"] == IMMUTABLE
