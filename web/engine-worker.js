@@ -94,6 +94,7 @@ export function keepWake(started) {
 
 let started = null; // Promise of {py, engine, restored}
 let kept = false; // a snapshot is in the cache
+let compiling = null; // the interpreter's module, compiled ahead (held so that V8 keeps it)
 
 async function bytesOf(url) {
   const response = await fetch(url);
@@ -102,15 +103,17 @@ async function bytesOf(url) {
 }
 
 async function boot(base, cacheName) {
+  // The interpreter's WebAssembly compiles on V8's threads meanwhile; Pyodide's own compile of the same
+  // bytes then finds it done (V8 shares a module compiled from the same bytes), not started afresh.
+  compiling = WebAssembly.compileStreaming(fetch(`${base}pyodide.asm.wasm`)).catch(() => null);
+  const runtime = import(`${base}pyodide.asm.mjs`);
   const cache = await caches.open(cacheName);
   const [{ loadPyodide }, referee, stored] = await Promise.all([
     import(`${base}pyodide.mjs`), bytesOf(`${base}referee.zip`), cache.match(base + SNAPSHOT)]);
   if (stored) {
     try {
-      const [snapshot, runtime] = await Promise.all([stored.arrayBuffer(), import(`${base}pyodide.asm.mjs`)]);
-      const engine = await startEngine({
-        loadPyodide, createPyodideModule: runtime.default, indexURL: base, referee, snapshot: new Uint8Array(snapshot),
-      });
+      const [snapshot, { default: createPyodideModule }] = await Promise.all([stored.arrayBuffer(), runtime]);
+      const engine = await startEngine({ loadPyodide, createPyodideModule, indexURL: base, referee, snapshot: new Uint8Array(snapshot) });
       kept = true;
       return engine;
     } catch (e) {
@@ -123,6 +126,7 @@ async function boot(base, cacheName) {
 async function keepSnapshot(base, cacheName) {
   if (kept) return;
   const engine = await started;
+  await new Promise((resolve) => { setTimeout(resolve, 0); }); // questions waiting already go first
   if (engine.restored || kept) return;
   const bytes = keepWake(engine);
   const cache = await caches.open(cacheName);
@@ -141,7 +145,6 @@ if (typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlob
         self.postMessage({ id, prepared: true });
       } else if (path) {
         self.postMessage({ id, answer: engine.engine.answer(path, body, lang) });
-        if (!kept) setTimeout(() => keepSnapshot(base, cache).catch(() => {}), 0); // after the answer, not before
       } else {
         self.postMessage({ id, awake: true });
       }

@@ -4,8 +4,8 @@
  * meta: the server has no engine, the page rules online only and says so). After the first screen
  * they are fetched at once, in the background, into the cache the service worker answers from, the
  * progress and the time left (from the rate so far) said in words; on a connection that saves data,
- * only after a tap. Then the worker prepares the engine once (data-prepared): it keeps a memory
- * snapshot of its first start, so every later start takes about a second. Without signal the engine
+ * only after a tap. Then, once the reader leaves the page be, the worker prepares the engine once
+ * (data-prepared): it keeps a memory snapshot of its first start, so later starts take a second. Without signal the engine
  * is woken at once: when the page opens and at the first touch (busy.js says so where it was asked).
  */
 import { ApiError } from './api-error.js';
@@ -15,6 +15,7 @@ import { emit, net } from './store.js';
 
 const KEY = 'cr.engine'; // the engine version kept on this phone
 const SERVED = ['/v1/adjudicate', '/v1/options', '/v1/score', '/v1/compare'];
+const IDLE_MS = 15000;
 
 let about = null; // {base, version, sizes, wire: {br, gzip}}
 let state = 'absent'; // absent | waiting | ask | keeping | ready | failed
@@ -22,6 +23,7 @@ let got = 0; // bytes received so far
 let began = 0;
 let prepared = null; // null (not known) | 'no' | 'yes': the snapshot is kept
 let awake = 'no'; // no | waking | yes
+let lastInput = 0; // the reader's last touch or key
 let worker = null;
 let seq = 0;
 const pending = new Map();
@@ -48,7 +50,7 @@ function setState(next) {
   if (was !== next) emit('engine', next);
   if (was !== 'ready' && next === 'ready') {
     emit('connection-back'); // rounds saved before the engine was ready are checked now
-    prepare();
+    prepareWhenIdle();
     if (offline()) warm();
   }
 }
@@ -127,6 +129,7 @@ async function start() {
   read();
   if (!about || !('caches' in window) || !('Worker' in window)) { about = null; setState('absent'); return; }
   document.addEventListener('pointerdown', () => { if (offline()) warm(); }, { capture: true, once: true });
+  ['pointerdown', 'keydown'].forEach((type) => document.addEventListener(type, () => { lastInput = performance.now(); }, true));
   try {
     if (recall(KEY, null) === about.version && await allKept(await caches.open(cacheName()))) { setState('ready'); return; }
   } catch (e) { /* no cache storage: keep() says so */ }
@@ -171,6 +174,19 @@ function post(message) {
 
 function warm() { if (ready() && awake === 'no') post({}).catch(() => {}); }
 
+/** As the page opens without signal, before anything else: wake the engine kept on this phone at once. */
+function early() {
+  read();
+  if (about && !navigator.onLine && recall(KEY, null) === about.version && 'Worker' in window) post({}).catch(() => {});
+}
+
+/** Once the reader leaves the page be for a while (a first start takes seconds of the phone's work). */
+function prepareWhenIdle() {
+  const wait = IDLE_MS - (performance.now() - lastInput);
+  if (wait > 0 || document.hidden) setTimeout(prepareWhenIdle, Math.max(wait, 1000));
+  else prepare();
+}
+
 /** The worker keeps the engine's snapshot once; online it is let go afterwards. */
 async function prepare() {
   if (!ready() || prepared === 'yes') return;
@@ -202,4 +218,4 @@ function answer(path, body) {
   });
 }
 
-export const engine = { start, show, ready, serves, answer, warm, keep, isAwake };
+export const engine = { early, start, show, ready, serves, answer, warm, keep, isAwake };
