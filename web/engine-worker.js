@@ -137,9 +137,16 @@ async function keepSnapshot(base, cacheName) {
 if (typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope) {
   self.onmessage = async (event) => {
     const { id, base, cache, path, body, lang, prepare } = event.data;
+    let engine;
     try {
       if (!started) started = boot(base, cache);
-      const engine = await started;
+      engine = await started;
+    } catch (error) {
+      started = null; // a failed start is tried again on the next question
+      self.postMessage({ id, error: String(error && error.message ? error.message : error) });
+      return;
+    }
+    try {
       if (prepare) {
         await keepSnapshot(base, cache);
         self.postMessage({ id, prepared: true });
@@ -148,8 +155,7 @@ if (typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlob
       } else {
         self.postMessage({ id, awake: true });
       }
-    } catch (error) {
-      started = null; // a failed start is tried again on the next question
+    } catch (error) { // the engine stays: a question it could not answer, or a snapshot not kept
       self.postMessage({ id, error: String(error && error.message ? error.message : error) });
     }
   };
