@@ -12,7 +12,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { keepWake, startEngine } from '../web/engine-worker.js';
+
+// The page's worker is a module of the page (web/, no package.json there): Node before 20.19 would read a
+// .js file as CommonJS, so its text is imported as a module as it is (it imports nothing itself).
+const worker = readFileSync(new URL('../web/engine-worker.js', import.meta.url));
+const { keepWake, startEngine } = await import(`data:text/javascript;base64,${worker.toString('base64')}`);
 
 const [build, questionsFile] = process.argv.slice(2).map((p) => resolve(p));
 const questions = JSON.parse(readFileSync(questionsFile, 'utf8'));
