@@ -5,7 +5,7 @@
 //
 // QUESTIONS.json is a list of {path, body, lang}. The engine is started by the phone's own code
 // (web/engine-worker.js) from the built files (BUILD_DIR, as /web/engine/<version>/ serves them): first
-// afresh, as on the phone's first start, answering every fifth question; then its memory snapshot is
+// afresh, as on the phone's first start, answering every tenth question; then its memory snapshot is
 // kept and a second engine starts from it, as on every later start, and answers them all. Printed:
 // {"fresh": [...], "restored": [...], "seconds": {...}}, each answer the JSON text the worker posts
 // (null for a question the fresh engine was not asked).
@@ -48,7 +48,7 @@ try {
   let t0 = performance.now();
   const fresh = await startEngine({ loadPyodide, indexURL: `${build}/`, referee, snapshot: null });
   seconds.start_afresh = (performance.now() - t0) / 1000;
-  const freshAnswers = timed('answers_afresh', () => answerAll(fresh, 5));
+  const freshAnswers = timed('answers_afresh', () => answerAll(fresh, 10));
   const snapshot = timed('wake_and_snapshot', () => keepWake(fresh));
   t0 = performance.now();
   const restored = await startEngine({ loadPyodide, createPyodideModule, indexURL: `${build}/`, referee, snapshot });
