@@ -106,7 +106,8 @@ def ready_on_slow_3g(browser, base, counter, workers) -> dict:
             page.wait_for_timeout(250)
         ready = page.evaluate("performance.now()")
         engine = sum(s for p, s, _ in counter.take() if p.startswith("/web/engine/"))
-        return {"state": state, "ready_ms": ready, "usable_ms": usable, "engine_bytes": engine, "said": said}
+        return {"state": state, "ready_ms": ready, "usable_ms": usable, "engine_bytes": engine, "said": said,
+                "workers": len(workers.sessions)}
     finally:
         context.close()
 
@@ -179,7 +180,7 @@ def engine_figures(browser, base, counter, runs: int) -> None:
             wait_until_kept_offline(page)
             status = page.locator("#engine-status")
             expect(status).to_have_attribute("data-state", "ready", timeout=180_000)
-            if status.get_attribute("data-prepared") is not None:
+            if status.get_attribute("data-awake") is not None:  # a page that prepares its engine: let it
                 expect(status).to_have_attribute("data-prepared", "yes", timeout=180_000)
             sent = sum(s for p, s, _ in counter.take() if p.startswith("/web/engine/"))
             page.context.set_offline(True)

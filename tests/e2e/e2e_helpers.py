@@ -148,7 +148,11 @@ class WorkerThrottle:
 
     def reapply(self) -> None:
         """Send the throttle again to every worker seen (Playwright sets its own conditions on a worker
-        it starts following, after the worker's target appears): called while the page is followed."""
+        it starts following, after the worker's target appears), and attach a worker whose creation was
+        missed: called while the page is followed."""
+        for info in self.session.send("Target.getTargets")["targetInfos"]:
+            if info["type"] == "service_worker" and info["targetId"] not in self.sessions:
+                self._created({"targetInfo": info})
         for sid in list(self.sessions.values()):
             try:
                 self._send(sid, "Network.emulateNetworkConditions", self.conditions)
