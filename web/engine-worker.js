@@ -94,7 +94,6 @@ export function keepWake(started) {
 
 let started = null; // Promise of {py, engine, restored}
 let kept = false; // a snapshot is in the cache
-let compiling = null; // the interpreter's module, compiled ahead (held so that V8 keeps it)
 
 async function bytesOf(url) {
   const response = await fetch(url);
@@ -103,24 +102,41 @@ async function bytesOf(url) {
 }
 
 async function boot(base, cacheName) {
-  // The interpreter's WebAssembly compiles on V8's threads meanwhile; Pyodide's own compile of the same
-  // bytes then finds it done (V8 shares a module compiled from the same bytes), not started afresh.
-  compiling = WebAssembly.compileStreaming(fetch(`${base}pyodide.asm.wasm`)).catch(() => null);
-  const runtime = import(`${base}pyodide.asm.mjs`);
   const cache = await caches.open(cacheName);
+  // The interpreter's WebAssembly is compiled at once, straight from the cache (not streamed through the
+  // service worker, which halves its reading), while the rest loads; Pyodide is handed the compiled module.
+  const compiling = WebAssembly.compileStreaming(cache.match(`${base}pyodide.asm.wasm`));
+  const runtime = import(`${base}pyodide.asm.mjs`);
   const [{ loadPyodide }, referee, stored] = await Promise.all([
     import(`${base}pyodide.mjs`), bytesOf(`${base}referee.zip`), cache.match(base + SNAPSHOT)]);
   if (stored) {
     try {
-      const [snapshot, { default: createPyodideModule }] = await Promise.all([stored.arrayBuffer(), runtime]);
-      const engine = await startEngine({ loadPyodide, createPyodideModule, indexURL: base, referee, snapshot: new Uint8Array(snapshot) });
+      const [snapshot, { default: createPyodideModule }, module] = await Promise.all([stored.arrayBuffer(), runtime, compiling]);
+      const engine = await withModule(module, () => startEngine({
+        loadPyodide, createPyodideModule, indexURL: base, referee, snapshot: new Uint8Array(snapshot) }));
       kept = true;
       return engine;
     } catch (e) {
       await cache.delete(base + SNAPSHOT); // made by another browser build, or damaged: start afresh
     }
   }
-  return startEngine({ loadPyodide, indexURL: base, referee, snapshot: null });
+  const module = await compiling;
+  return withModule(module, () => startEngine({ loadPyodide, indexURL: base, referee, snapshot: null }));
+}
+
+/**
+ * Run `start` with WebAssembly.instantiateStreaming answering from `module`: Pyodide instantiates its
+ * interpreter with that call (on the file it fetches itself), and this worker compiled the same file
+ * already. Only for the start; the call is the browser's own again afterwards.
+ */
+async function withModule(module, start) {
+  const own = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async (source, imports) => ({ module, instance: await WebAssembly.instantiate(module, imports) });
+  try {
+    return await start();
+  } finally {
+    WebAssembly.instantiateStreaming = own;
+  }
 }
 
 async function keepSnapshot(base, cacheName) {
