@@ -236,10 +236,20 @@ def main() -> None:
                     from e2e_helpers import WorkerThrottle
 
                     throttle = WorkerThrottle(browser, SLOW_3G)
+                    ready, missed = [], 0
                     try:
-                        ready = [ready_on_slow_3g(browser, base, counter, throttle) for _ in range(args.runs)]
+                        while len(ready) < args.runs and missed < args.runs:
+                            run = ready_on_slow_3g(browser, base, counter, throttle)
+                            # faster than 400 kbit/s can carry the engine: a worker's throttle came too late
+                            if run["ready_ms"] - run["usable_ms"] < run["engine_bytes"] * 8 / 400_000 * 1000 * 0.9:
+                                missed += 1
+                            else:
+                                ready.append(run)
                     finally:
                         throttle.close()
+                    if missed:
+                        print(f"  ({missed} run(s) set aside: the service worker's throttle came too late, "
+                              f"the engine went through faster than slow 3G carries it)")
                     states = {r["state"] for r in ready}
                     times = [r["ready_ms"] / 1000 for r in ready]
                     after = [(r["ready_ms"] - r["usable_ms"]) / 1000 for r in ready]
