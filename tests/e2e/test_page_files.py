@@ -230,9 +230,30 @@ def test_the_engine_is_served_versioned_compressed_and_announced(client):
     assert client.get(about["base"] + "pyodide.mjs").mimetype == "text/javascript"
     assert client.get("/web/engine/0123456789ab/referee.zip").status_code == 404  # another version
     assert client.get(about["base"] + "package.json").status_code == 404  # only the engine's own files
+    # The worker's script is one of the engine's files: the page starts it from the engine's versioned
+    # path and keeps it in the engine's cache, so a new engine never runs an old script, nor the reverse.
+    script = client.get(about["base"] + "engine-worker.js")
+    assert script.status_code == 200 and script.mimetype == "text/javascript"
+    assert script.headers["Cache-Control"] == IMMUTABLE
+    assert script.get_data() == (WEB / "engine-worker.js").read_bytes()
+    assert len(script.get_data()) == about["sizes"]["engine-worker.js"]
+    assert "engine-worker" not in client.get("/web/sw.js").get_data(as_text=True)  # not in the first visit's shell
     # WebAssembly may be compiled by the page's worker; nothing else is loosened.
     csp = client.get("/").headers["Content-Security-Policy"]
     assert "script-src 'self' 'wasm-unsafe-eval';" in csp and "unsafe-eval'" not in csp.replace("'wasm-unsafe-eval'", "")
+
+
+def test_the_engines_version_covers_its_worker_script():
+    """A changed worker script is a new engine version: new URLs and a new cache, never the old script."""
+    from web_api.page import ENGINE_FILES, _engine_stamp, _engine_version, engine_dir
+
+    if not all((engine_dir() / n).is_file() for n in ENGINE_FILES):
+        pytest.fail("the offline engine is not installed: run `bash scripts/install-engine-runtime .venv/bin/python`",
+                    pytrace=False)
+    script = (WEB / "engine-worker.js").read_bytes()
+    engine = _engine_stamp()
+    assert _engine_version(engine, script) == _engine_version(engine, script)
+    assert _engine_version(engine, script + b"\n") != _engine_version(engine, script)
 
 
 def test_without_the_engine_the_page_has_no_engine_meta(client, monkeypatch, tmp_path):
