@@ -5,7 +5,8 @@ to a client), so the compiled engine is a build of its own and is tested as one:
 in a copy of the project whose engine imports compiled. Left out of that second run: the browser
 tests (the page's offline engine is the pure-Python package under Pyodide, and its online answers come
 from the same service code tested here), the fresh installs (they build new environments from the
-requirement files, not from this copy) and this file.
+requirement files, not from this copy), the image (built from the checkout, its engine compiled in its own
+stage) and this file.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # the packages scripts/compile-engine compiles, as it lists them
 SCRIPT = runpy.run_path(str(ROOT / "scripts" / "compile-engine"))
 COMPILED, LEFT_AS_PYTHON, MODULES = SCRIPT["COMPILED_PACKAGES"], SCRIPT["LEFT_AS_PYTHON"], SCRIPT["COMPILED_MODULES"]
-NOT_AGAIN = ("tests/e2e", "tests/test_fresh_install.py", "tests/test_compiled_engine.py")
+NOT_AGAIN = ("tests/e2e", "tests/test_fresh_install.py", "tests/test_image.py", "tests/test_compiled_engine.py")
 
 
 @pytest.fixture(scope="module")
