@@ -7,7 +7,8 @@ Run by ``phone_engine/cut.mjs`` under the very Pyodide the phone runs (Node, at 
 1. imports every module of the standard library that a staged source names in an import statement,
    at the top of a module or inside a function (so a lazy import on a path no question takes is
    still found), then the engine itself, and asks it :func:`wake.wake`'s questions in every
-   language (so what a first answer loads on demand is found too);
+   language (so what a first answer loads on demand is found too); and unpacks a zip as
+   ``pyodide.unpackArchive`` does (so the engine's archive can be loaded that way too);
 2. lists the modules of the standard library that are then loaded from its zip: Pyodide's own
    start-up needs, and those of the engine, with everything they import in turn. Modules frozen into
    the interpreter are not listed (Python never reads their sources);
@@ -83,7 +84,24 @@ def load_everything(referee: str) -> dict:
                 pass
     import wake
 
-    return wake.wake()
+    said = wake.wake()
+    unpack_as_pyodide_does()
+    return said
+
+
+def unpack_as_pyodide_does() -> None:
+    """Unpack a small zip the way Pyodide's own loader does (``pyodide.unpackArchive``: shutil and zipfile,
+    the names read as cp437), so the built archive can still be loaded that way, as other tests and tools do;
+    the page's worker writes its files itself."""
+    import shutil
+    import tempfile
+    import zipfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = os.path.join(tmp, "probe.zip")
+        with zipfile.ZipFile(probe, "w") as zf:
+            zf.writestr("probe.txt", "")
+        shutil.unpack_archive(probe, os.path.join(tmp, "out"), "zip")
 
 
 def loaded_from_stdlib() -> list[str]:
