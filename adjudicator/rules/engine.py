@@ -22,6 +22,7 @@ from .readings import TableDoubt, decide_across
 from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, check_pile_not_empty,
                    frozen_reasons, shown_in_adds, take_onto_meld, take_with_hand, top_usable)
 from ..model.situation import Situation
+from ..turns import checkpoint
 from .table import Table, lay_all
 from .table_check import check_table, table_doubt
 from .turn import check_draw, check_drew, first_round
@@ -45,6 +46,7 @@ def rule_checked(situation: Situation, action: Action, rules: Variant) -> Ruling
     """:func:`rule` for a table already checked: the option search rules many actions of one table, each
     built from the hand it checked. The readings its table cannot happen under are worked out once per
     situation (:func:`~adjudicator.rules.table_check.table_doubt`), so every path decides alike."""
+    checkpoint()  # every ruling: where a long request (options, a comparison, a replay) lets others run
     return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, table_doubt(rules, situation))
 
 
@@ -53,6 +55,7 @@ def rule_part(situation: Situation, action: Action, rules: Variant, doubt: Table
     withholds most facts (:class:`~adjudicator.model.situation.PartTable`), whose own doubt cannot be worked
     out; ``doubt`` is the real table's (:func:`~adjudicator.rules.table_check.table_doubt`), so a part is
     decided under the same readings as its whole move."""
+    checkpoint()
     return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, doubt)
 
 
