@@ -192,6 +192,38 @@ def _module_parts(name: str, text: str) -> tuple[list[str], str]:
     return deps, f"{body.rstrip()}\nObject.assign({_module_var(name)}, {{ {', '.join(exported)} }});\n"
 
 
+def without_comments(text: str) -> str:
+    """The module without its comment lines: a line that is only a ``//`` comment, and a ``/* ... */`` that
+    begins and ends lines of its own. The sources keep their comments (they say why); the phone is sent
+    the code (about an eighth of the bundle as sent). Lines inside a template literal (an odd count of
+    backticks before them) are kept as written, and so is a comment with code before it on its line."""
+    out: list[str] = []
+    in_template = False
+    in_block = False
+    for line in text.splitlines(keepends=True):
+        bare = line.strip()
+        if in_block:
+            if "*/" in line:
+                in_block = False
+                rest = line[line.index("*/") + 2:]
+                if rest.strip():
+                    out.append(rest)  # code after the comment's end stays
+            continue
+        if not in_template:
+            if bare.startswith("//"):
+                continue
+            if bare.startswith("/*"):
+                if "*/" not in bare:
+                    in_block = True
+                    continue
+                if bare.endswith("*/") and bare.index("*/") == len(bare) - 2:
+                    continue
+        out.append(line)
+        if line.count("`") % 2:
+            in_template = not in_template
+    return "".join(out)
+
+
 def bundle_modules(entry: str, files: dict[str, bytes]) -> tuple[bytes, list[str]]:
     """The import graph from ``entry`` as one module script, dependencies first; and the modules in it.
 
@@ -210,7 +242,7 @@ def bundle_modules(entry: str, files: dict[str, bytes]) -> tuple[bytes, list[str
         if name not in files:
             raise ModuleError(f"web/{chain[-1] if chain else name} imports web/{name}, which does not exist")
         visiting.add(name)
-        deps, body = _module_parts(name, files[name].decode("utf-8"))
+        deps, body = _module_parts(name, without_comments(files[name].decode("utf-8")))
         for dep in deps:
             visit(dep, chain + (name,))
         visiting.discard(name)

@@ -282,3 +282,13 @@ def test_the_page_is_es_modules_with_imports_running_one_way():
               "b.js": b"import { a } from './a.js';\nexport const b = 2;\n"}
     with pytest.raises(ModuleError, match="circle"):
         bundle_modules("a.js", cyclic)
+
+
+def test_the_bundle_is_sent_without_comment_lines_but_templates_keep_theirs():
+    """The phone gets the code, the sources keep their comments; what looks like a comment in a template stays."""
+    from web_api.page import without_comments
+
+    source = ("// a line comment\nconst a = 1; // kept: code before it\n/** a block\n * of lines */\n"
+              "/* x */ const b = 2;\n/* ends before code\n */ const c = 3;\nconst t = `\n// in a template\n`;\n")
+    assert without_comments(source) == ("const a = 1; // kept: code before it\n/* x */ const b = 2;\n const c = 3;\n"
+                                        "const t = `\n// in a template\n`;\n")
