@@ -467,8 +467,8 @@ def _plain(data: object) -> bool:
 
 
 def _write_cache(folder: Path, key: str, raw: bytes, data: object) -> None:
-    """Keep ``data`` for the next start (written whole under a new temporary name this process creates, owner
-    only, then renamed); data that is not plain (a YAML date) is not kept."""
+    """Keep ``data`` for the next start (written whole under a new temporary name this process creates, writable
+    by its owner alone, then renamed); data that is not plain (a YAML date) is not kept."""
     if not _plain(data):
         return
     try:
@@ -478,7 +478,8 @@ def _write_cache(folder: Path, key: str, raw: bytes, data: object) -> None:
             return
         temporary = folder / f".{key}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_CLOEXEC", 0), 0o600)
+                     | getattr(os, "O_CLOEXEC", 0), 0o644)  # writable by its owner alone; readable: the image
+        # fills the cache as root at build time for the service's own (unprivileged) user to read
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(blob)

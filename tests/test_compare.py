@@ -92,7 +92,10 @@ CASES = {
         {"type": "meld", "melds": [["9H", "9S", "9D", "JK", "JK", "JK"]]}, None,
         {"da-ludo": "illegal", "no-pagat": "legal", "sv-classic": "legal", "sv-gamerules": "illegal"}),
     "one card in hand, one card in the pile (sv-gamerules one-card rule)": (
-        sit(discard_pile=["KC"], player={"hand": ["KD"]}), {"type": "take_pile", "with": []}, None,
+        sit(discard_pile=["KC"], player={"hand": ["KD"]},  # the team has a canasta: the last card may go out
+            team={"score": 1000, "melds": [["KH", "KS", "KD"], ["8H", "8S", "8D", "8C", "8H", "8S", "8D"]],
+                  "red_threes": 0}),
+        {"type": "take_pile", "with": []}, None,
         {"da-ludo": "legal", "no-pagat": "legal", "sv-classic": "legal", "sv-gamerules": "illegal"}),
     "open with three aces at 1500": (
         drawn(player=HAND, team={"score": 1500, "melds": []}), {"type": "meld", "melds": [["AH", "AD", "AS"]]},
@@ -109,7 +112,7 @@ CASES = {
         {"type": "meld", "melds": [["AH", "AD", "AS"], ["9H", "9S", "JK"]]}, None,
         {"da-ludo": "illegal", "no-pagat": "legal", "sv-classic": "legal", "sv-gamerules": "legal"}),
     "meld pile cards in the same turn": (
-        sit(discard_pile=["7C", "7S", "9D"], player={"hand": ["9H", "9S", "7D", "5C"]}),
+        sit(discard_pile=["7C", "7S", "9D"], player={"hand": ["9H", "9S", "7D", "5C", "6C", "8H", "4D"]}),
         {"type": "take_pile", "with": ["9H", "9S"], "melds": [["7C", "7S", "7D"]]}, None,
         {"da-ludo": "illegal", "no-pagat": "legal", "sv-classic": "legal", "sv-gamerules": "legal"}),
     "a second meld of kings": (

@@ -233,7 +233,9 @@ def test_the_server_runs_the_compiled_engine(service):
     assert len(server) >= 3, server.keys()  # the master and its two workers
     for process, mapped in server.items():
         assert re.search(r" /app/\w+__mypyc\.cpython-[\w-]+\.so$", mapped, flags=re.M), process
-        assert re.search(r" /app/adjudicator/input/parse\.cpython-[\w-]+\.so$", mapped, flags=re.M), process
+        # and the small .so of a compiled module the Python code imports (which one: the answers' use cases, or
+        # another, as the imports between the engine's modules change)
+        assert re.search(r" /app/adjudicator/\S+\.cpython-[\w-]+\.so$", mapped, flags=re.M), process
 
 
 def test_the_variant_parse_cache_is_filled_at_build_time_and_only_read(service):
