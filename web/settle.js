@@ -17,7 +17,13 @@ import { score } from './score-model.js';
 import { SETTLE_KEY, blankFacts, emit, on, settleFacts } from './store.js';
 
 
-const QUESTIONS = ['take_pile', 'meld', 'open', 'go_out', 'discard'];
+const QUESTIONS = ['take_pile', 'meld', 'open', 'go_out', 'discard', 'options'];
+// Where on the page each fact of a request is entered: a "fill in" the ruling shows leads there (ruling.js).
+const FIELDS = {
+  '/situation/team/score': 'team-score', '/situation/first_round': 'first-round', '/situation/players': 'players-choice',
+  '/situation/stock_count': 'stock-count', '/situation/player/hand': 'field-hand', '/situation/discard_pile': 'field-options-top',
+  '/situation/team/melds': 'options-opened', '/situation/turn/drew': 'turn-choice',
+};
 // The facts, per question (web/store.js): kept while the player switches questions and across reloads.
 const m = settleFacts;
 let form = null;
@@ -75,9 +81,23 @@ function renderQuestionChoices() {
   QUESTIONS.forEach((q) => {
     const inputId = `question-${q}`;
     const input = h('input', { type: 'radio', name: 'question', id: inputId, value: q, checked: m.question === q,
-      on: { change: () => { if (input.checked) { m.question = q; save(); renderFacts(); } } } });
+      on: { change: () => { if (input.checked) setQuestion(q); } } });
     box.appendChild(h('label', { class: 'choice', for: inputId }, input, h('span', { class: 'choice-title' }, t(`q.${q}`))));
   });
+}
+
+function setQuestion(q) {
+  m.question = q;
+  save();
+  renderFacts();
+}
+
+/** "What may I do?" has its own form; "Rule on it" belongs to the questions. */
+function renderActions() {
+  const own = m.question === 'options';
+  byId('rule-button').hidden = own;
+  byId('options-button').className = own ? 'primary big' : 'secondary big';
+  byId('options-button').closest('.actionbar').classList.toggle('two', !own);
 }
 
 /** The game on the Score tab under the chosen variant, if any: its house rules are the table's. */
@@ -121,7 +141,8 @@ function renderFacts() {
   const root = clear(byId('facts'));
   form = new CardForm(save);
   form.limits = limitsFor(m.variant);
-  const builders = { take_pile: factsTake, meld: factsMeld, open: factsOpen, go_out: factsOut, discard: factsDiscard };
+  const builders = { take_pile: factsTake, meld: factsMeld, open: factsOpen, go_out: factsOut, discard: factsDiscard, options: factsOptions };
+  renderActions();
   root.appendChild(builders[m.question]());
   const common = h('fieldset', { class: 'block' }, h('legend', null, t('table.legend')));
   if (m.question !== 'discard') {
@@ -131,7 +152,7 @@ function renderFacts() {
   const players = playersSupported();
   if (players.length > 1) {
     common.appendChild(segmented(t('table.players'), players.map((p) => [p, String(p)]), () => m.players,
-      (v) => { m.players = v; save(); }, { name: 'players' }));
+      (v) => { m.players = v; save(); }, { name: 'players', id: 'players-choice' }));
   }
   if (common.childNodes.length > 1) root.appendChild(common);
   root.appendChild(h('div', { class: 'row facts-foot' },
@@ -328,6 +349,41 @@ function factsDiscard() {
   return frag;
 }
 
+/** "What may I do?": my hand, what the table shows, where I am in the turn -- nothing borrowed from a question. */
+function factsOptions() {
+  const tm = m.options;
+  const frag = document.createDocumentFragment();
+  const mine = h('fieldset', { class: 'block' }, h('legend', null, t('options.mine')));
+  mine.appendChild(cardsField(() => tm.hand, (v) => { tm.hand = v; }, { label: t('options.hand'), id: 'field-hand',
+    addLabel: t('options.addHand') }));
+  mine.appendChild(segmented(t('options.turn'), [['before', t('options.before')], ['after', t('options.after')], ['unsure', t('options.unsure')]],
+    () => tm.turn, (v) => { tm.turn = v; save(); }, { name: 'turn', id: 'turn-choice', class: 'three' }));
+  frag.appendChild(mine);
+
+  const table = h('fieldset', { class: 'block' }, h('legend', null, t('options.table')));
+  table.appendChild(cardsField(() => tm.top, (v) => { tm.top = v; save(); queueMicrotask(() => { renderFacts(); focusPicker(); }); },
+    { label: t('take.top'), max: 1, id: 'field-options-top', addLabel: t('take.chooseTop'), hint: t('options.topHint') }));
+  if (tm.top.length) {
+    table.appendChild(checkbox(t('take.wild'), () => tm.wild, (v) => { tm.wild = v; save(); form.render(); }, { hint: t('take.wildHint'), id: 'options-wild' }));
+    table.appendChild(checkbox(t('take.red3'), () => tm.red3, (v) => { tm.red3 = v; save(); form.render(); }, { id: 'options-red3' }));
+    table.appendChild(checkbox(t('take.black3'), () => tm.black3, (v) => { tm.black3 = v; save(); form.render(); }, { id: 'options-black3' }));
+  }
+  table.appendChild(segmented(t('facts.opened'), [['no', t('facts.notYet')], ['yes', t('yes')]], () => tm.opened,
+    (v) => { tm.opened = v; save(); renderFacts(); }, { name: 'opened', id: 'options-opened' }));
+  if (tm.opened === 'yes') {
+    table.appendChild(meldList(() => tm.table, (v) => { tm.table = v; }, t('facts.tableMeld'), {
+      hint: t('options.tableHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'options-table' }));
+  }
+  table.appendChild(scoreField(null, tm.opened === 'no'));
+  table.appendChild(numberField(t('options.stock'), () => tm.stock, (v) => { tm.stock = v; save(); },
+    { hint: t('options.stockHint'), id: 'stock-count' }));
+  frag.appendChild(table);
+  form.extraCards = () => (tm.top.length ? pileExtras(tm, userCardsOptions(tm)).cards : []);
+  return frag;
+}
+
+function userCardsOptions(tm) { return [...tm.top, ...tm.hand, ...flat(nonEmpty(tm.table))]; }
+
 function leftSelect(tm) {
   return segmented(t('facts.left'), [[2, t('facts.left2')], [1, '1'], [0, t('facts.left0')]], () => tm.left,
     (v) => { tm.left = v; save(); }, { name: 'left' });
@@ -523,6 +579,7 @@ function showProblem(e) {
 
 async function submit(ev) {
   if (ev) ev.preventDefault();
+  if (m.question === 'options') { askOptions(); return; }
   byId('facts-error').hidden = true;
   document.querySelectorAll('#facts .field-error').forEach((x) => { x.hidden = true; });
   let built;
@@ -537,34 +594,75 @@ async function submit(ev) {
   const house = houseRules();
   if (Object.keys(house).length) body.house_rules = house;
   ruling.ask(m.variant, body, built.labels, {
-    question: m.question,
+    question: m.question, fields: FIELDS,
     facts: JSON.stringify(m),
     answer: (name, value) => { setHouseRule(name, value); submit(); },
   });
 }
 
+/** The situation of "What may I do?" from its own form: only what the player entered. */
+function buildOptionsRequest() {
+  const tm = m.options;
+  const labels = {
+    '/situation/team/score': t('facts.score'), '/situation/players': t('table.players'),
+    '/situation/first_round': t('table.firstRound'), '/variant': t('settle.which'),
+    '/situation/stock_count': t('options.stock'), '/situation/team/melds': t('facts.opened'),
+    '/situation/turn/drew': t('options.turn'),
+  };
+  if (!m.variant) throw new Problem(t('settle.chooseRules'), 'variant');
+  if (m.variant === 'all') throw new Problem(t('options.oneVariant'), 'variant');
+  if (!tm.hand.length) throw new Problem(t('options.handFirst'), 'field-hand');
+  const situation = { first_round: m.firstRound };
+  if (playersSupported().length > 1) situation.players = m.players;
+  if (tm.top.length) {
+    const extras = pileExtras(tm, userCardsOptions(tm));
+    const pile = extras.cards.concat(tm.top);
+    extras.labels.forEach((l, i) => { labels[`/situation/discard_pile/${i}`] = l; });
+    labels[`/situation/discard_pile/${pile.length - 1}`] = t('label.pileTop', { card: cardShort(tm.top[0]) });
+    labels['/situation/discard_pile'] = t('take.pile');
+    situation.discard_pile = pile;
+  }
+  const melds = nonEmpty(tm.table);
+  // Opened with no meld entered: the melds are not given (the referee says where they matter).
+  const team = { score: teamScore(), melds: tm.opened === 'no' ? [] : (melds.length ? melds : null) };
+  melds.forEach((meld, i) => { labels[`/situation/team/melds/${i}`] = t('label.teamMeldOf', { cards: cardsText(meld) }); });
+  situation.team = team;
+  situation.player = { hand: tm.hand.slice() };
+  labelCards(labels, '/situation/player/hand', tm.hand, t('options.hand'));
+  const stock = parseWhole(tm.stock, null);
+  if (Number.isNaN(stock) || (stock !== null && stock < 0)) throw new Problem(t('options.stockError'), 'stock-count');
+  if (stock !== null) situation.stock_count = stock;
+  if (tm.turn !== 'unsure') situation.turn = { drew: tm.turn === 'after' ? 'stock' : null };
+  return { situation, labels };
+}
+
 /**
- * "What may I do?": every legal move in the situation entered so far (POST /v1/options), whatever
- * the question: the hand and the table as the form has them, the turn left to the service (it lists
- * the moves before and after the draw).
+ * "What may I do?": every legal move (POST /v1/options) in the situation its own form gives. From
+ * another question the button opens that form (the hand is entered once, there); from it, it asks.
  */
 function askOptions() {
+  if (m.question !== 'options') {
+    setQuestion('options');
+    renderQuestionChoices();
+    const target = m.options.hand.length ? byId('options-button') : byId('field-hand');
+    if (target) target.scrollIntoView({ block: 'nearest', behavior: 'auto' });
+    if (m.options.hand.length) { askOptions(); return; }
+    focusPicker();
+    return;
+  }
   byId('facts-error').hidden = true;
   let built;
   try {
-    if (m.variant === 'all') throw new Problem(t('options.oneVariant'), 'variant');
-    built = buildRequest();
+    built = buildOptionsRequest();
   } catch (e) {
     if (!(e instanceof Problem)) throw e;
     showProblem(e);
     return;
   }
-  const situation = Object.assign({}, built.situation);
-  delete situation.turn;
-  const body = { variant: m.variant, situation };
+  const body = { variant: m.variant, situation: built.situation };
   const house = houseRules();
   if (Object.keys(house).length) body.house_rules = house;
-  ruling.options(body, built.labels, { question: m.question, facts: JSON.stringify(m) });
+  ruling.options(body, built.labels, { question: m.question, facts: JSON.stringify(m), fields: FIELDS });
 }
 
 // ==========================================================================================

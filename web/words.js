@@ -70,10 +70,27 @@ function serverWords(text) {
 
 function sourceHref(c) { return `#source/${encodeURIComponent(c.variant)}/${c.start}/${c.end}`; }
 
+const TABLE_ROW = /^\s*\|(.*)\|\s*$/;
+
+/** A quote's words as a reader sees them: a table row of the text ("| 3 000 eller mer | 120 |") is
+ *  shown as its cells side by side, its ruling line (|---|) left out; every word stays the text's own. */
+function quoteNodes(quote) {
+  const out = [];
+  quote.split('\n').forEach((line, i) => {
+    if (i) out.push('\n');
+    const row = TABLE_ROW.exec(line);
+    if (!row) { out.push(line); return; }
+    const cells = row[1].split('|').map((x) => x.trim());
+    if (cells.every((x) => /^:?-{2,}:?$/.test(x))) { out.pop(); return; }
+    out.push(h('span', { class: 'qrow' }, cells.map((x) => h('span', { class: 'qcell' }, x))));
+  });
+  return out;
+}
+
 /** The cited sentence in its own language (never translated), its heading, and a link into the text. */
 function citationBlock(c) {
   return h('figure', { class: 'cite' },
-    h('blockquote', { lang: c.language }, c.quote),
+    h('blockquote', { lang: c.language }, quoteNodes(c.quote)),
     h('figcaption', null,
       h('span', { class: 'cite-where' }, variantName(c.variant),
         c.section ? [' \u00b7 ', h('q', { lang: c.language }, c.section)] : null),

@@ -93,6 +93,8 @@ def test_the_games_house_rules_apply_on_settle_to_rulings_and_options(phone):
     expect(verdict).to_be_visible()
     assert verdict.get_attribute("data-verdict") in ("legal", "illegal")
     assert rulings[-1]["house_rules"]["wild.twos"] is True
+    page.locator("#options-button").tap()  # "What may I do?" has its own form: the hand, then ask
+    pick(lambda el: el.tap(), page.locator("#field-hand"), "9", 2)
     page.locator("#options-button").tap()
     expect(page.locator("#ruling")).to_be_visible()
     page.wait_for_function("() => document.querySelector('#ruling') && document.querySelector('#ruling').textContent.length > 0")
