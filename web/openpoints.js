@@ -15,13 +15,13 @@ import { fmtNumber, t } from './i18n.js';
 function hasKey(key) { return t(key) !== key; }
 
 /** The question for a parameter, in words: the page's own where it has one, else the service's
- * ("whether twos are wild", from the variant's detail), else the parameter's description. */
+ * ("whether twos are wild", from a variant's detail, kept on the phone for offline use). */
 function question(name) {
   if (hasKey(`q.${name}`)) return t(`q.${name}`);
   const words = paramWords(name);
   if (words && words.question) return t('q.generic', { what: words.question });
-  const info = paramInfo(name);
-  return t('q.generic', { what: info ? info.description.replace(/\.$/, '') : t('q.unknown') });
+  // Never the matrix's description (an internal sentence, in English): a point left open, in the reader's words.
+  return t('q.generic', { what: t('q.unknown') });
 }
 
 const isBands = (v) => Array.isArray(v) && v.length > 0 && v.every((b) => b && typeof b === 'object' && 'min' in b);

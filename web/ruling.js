@@ -401,7 +401,7 @@ function moreButton(label, list) {
 function optionButton(o, labels, ctx) {
   const panel = h('div', { class: 'option-why', hidden: true });
   const button = h('button', { type: 'button', class: 'option-button', 'aria-expanded': 'false', dataset: { key: o.key } },
-    h('span', { dataset: server }, o.description), h('span', { class: `pill ${o.verdict}` }, t(`verdict.${o.verdict}`)));
+    h('span', { dataset: server }, serverWords(o.description)), h('span', { class: `pill ${o.verdict}` }, t(`verdict.${o.verdict}`)));
   button.addEventListener('click', () => {
     const open = button.getAttribute('aria-expanded') !== 'true';
     button.setAttribute('aria-expanded', String(open));

@@ -275,7 +275,7 @@ function factsTake() {
   const top = tk.top[0];
   const topRank = top && top !== JOKER && !['2', '3'].includes(rankOf(top)) ? rankOf(top) : null;
   const opts = [['no', t('facts.notYet')], ['yes', t('yes')]];
-  if (topRank) opts.push(['rank', t('take.withRank', { kinds: kindWords(topRank, 2) })]);
+  if (topRank) opts.push(['rank', t('take.withRank', { kinds: t(`kind.${topRank}.n`) })]);
   if (tk.opened === 'rank' && !topRank) tk.opened = 'yes';
   team.appendChild(segmented(t('facts.opened'), opts, () => tk.opened,
     (v) => { tk.opened = v; save(); renderFacts(); }, { class: opts.length > 2 ? 'three' : '', name: 'opened' }));

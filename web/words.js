@@ -61,10 +61,13 @@ function problemBox(problem, labels) {
   return box;
 }
 
-/** The service's sentence with its card codes as players write cards: "9S 9H JK" -> "9♠ 9♥ Joker". */
+/** The service's sentence with its card codes as players write cards: "9S 9H JK 3H" -> "9 9 Joker 3♥".
+ *  No suit the player never chose is shown (the page asks ranks only); a three keeps its colour. */
 function serverWords(text) {
   if (typeof text !== 'string') return text;
-  return text.replace(/(?<![\w/])(10|[2-9AKQJT])([SHDC])(?![\w/])/g, (m, rank, suit) => `${rank === 'T' ? '10' : rank}${SUITS.find((x) => x.code === suit).sym}`)
+  return text.replace(/(?<![\w/])(10|[2-9AKQJT])([SHDC])(?![\w/])/g, (m, rank, suit) => (rank === '3'
+    ? `3${SUITS.find((x) => x.code === suit).sym}` : (rank === 'T' ? '10' : rank)))
+    .replace(/(?<![\w/])(10|[2-9AKQJ])[\u2660\u2665\u2666\u2663](?![\w/])/g, (m, rank) => (rank === '3' ? m : rank))
     .replace(/(?<![\w/])JK(?![\w/])/g, t('card.joker.short'));
 }
 
