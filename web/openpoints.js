@@ -170,6 +170,9 @@ function presetField(name, variant, players, current, set) {
   const picked = current === undefined ? '' : JSON.stringify(current);
   if (picked && !options.some(([v]) => v === picked)) options.push([picked, valueLabel(name, current, players)]);
   if (p.number) options.push(['#', t('q.number')]);
+  // A list whose answers are longer than a phone's width ("0: 50 · 1,500: 90 · 3,000: 120") would show
+  // them cut off: those are asked as a column of choices that wrap instead.
+  if (options.some(([, label]) => label.length > LIST_FITS)) return presetChoices(name, id, options, picked, p, variant, players, set);
   const select = h('select', { id, class: 'house-select', dataset: { parameter: name } },
     options.map(([v, label]) => h('option', { value: v, selected: v === picked }, label)));
   let typed = '';
@@ -186,6 +189,33 @@ function presetField(name, variant, players, current, set) {
     set(name, select.value === '' ? undefined : JSON.parse(select.value));
   });
   return h('div', { class: 'field house-preset' }, h('label', { for: id }, question(name)), select, field);
+}
+
+const LIST_FITS = 34; // characters of an answer a closed list shows whole at 390 px
+
+/** A house rule chosen before play, as radio choices that wrap (for answers too long for a list). */
+function presetChoices(name, id, options, picked, p, variant, players, set) {
+  const numberId = `${id}-n`;
+  let typed = '';
+  const field = p.number ? numberField(t('q.number'), () => typed, (v) => {
+    typed = v;
+    const n = parseWhole(v, null);
+    if (n !== null && !Number.isNaN(n)) set(name, valueFor(name, n, variant, players));
+  }, { negative: true, id: numberId }) : null;
+  if (field) field.hidden = true;
+  const fs = h('fieldset', { class: 'field house-preset house-choices', id, dataset: { parameter: name } }, h('legend', null, question(name)));
+  options.forEach(([v, label], i) => {
+    const inputId = `${id}-${i}`;
+    const input = h('input', { type: 'radio', name: id, id: inputId, value: v, checked: v === picked, on: { change: () => {
+      if (!input.checked) return;
+      if (field) field.hidden = v !== '#';
+      if (v === '#') { byId(numberId).focus(); return; }
+      set(name, v === '' ? undefined : JSON.parse(v));
+    } } });
+    fs.appendChild(h('label', { class: 'choice house-choice', for: inputId }, input, h('span', { class: 'choice-title' }, label)));
+  });
+  if (field) fs.appendChild(field);
+  return fs;
 }
 
 export const openPoints = { pointsOf, pointsFromNames, openPointsBox, houseRulesBox, presetField, question, valueLabel, valueFor };
