@@ -34,7 +34,7 @@ export default {
   'options.more': (v) => `${v.n} mere af samme slags`, 'options.groupMore': (v) => `Vis ${v.n} mere`,
   'ruling.fillThis': 'Udfyld', 'ruling.fillInOptions': 'Udfyld det ovenfor, og tryk på »Hvad kan jeg gøre?« igen.',
   'ruling.onPhone': 'Afgjort på telefonen uden dækning, af den samme regelmotor som tjenesten.',
-  'net.offline': 'Ingen forbindelse: reglerne og pointene virker; afgørelser venter.',
+  'net.offline': 'Ingen forbindelse: du kan læse regelteksterne og skrive omgange op; afgørelser og summer venter på forbindelse.',
   yes: 'Ja', no: 'Nej', cancel: 'Annuller', keep: 'Nej, behold', close: 'Luk',
 
   'settle.title': 'Afgør en uenighed',

@@ -35,7 +35,7 @@ export default {
   'options.more': (v) => `${v.n} more like this`, 'options.groupMore': (v) => `Show ${v.n} more`,
   'ruling.fillThis': 'Fill in', 'ruling.fillInOptions': 'Fill it in above and tap “What may I do?” again.',
   'ruling.onPhone': 'Ruled on this phone without signal, by the same rules engine as the service.',
-  'net.offline': 'Offline: the rules and the score keep working; rulings wait for a connection.',
+  'net.offline': 'Offline: you can read the rule texts and write down rounds; rulings and totals wait for a connection.',
   yes: 'Yes', no: 'No', cancel: 'Cancel', keep: 'No, keep it', close: 'Close',
 
   // Settle

@@ -34,7 +34,7 @@ export default {
   'options.more': (v) => `${v.n} til av samme slag`, 'options.groupMore': (v) => `Vis ${v.n} til`,
   'ruling.fillThis': 'Fyll inn', 'ruling.fillInOptions': 'Fyll det inn over og trykk «Hva kan jeg gjøre?» igjen.',
   'ruling.onPhone': 'Avgjort på telefonen uten dekning, av den samme regelmotoren som tjenesten.',
-  'net.offline': 'Ingen forbindelse: reglene og poengene virker; kjennelser venter.',
+  'net.offline': 'Ingen forbindelse: du kan lese regeltekstene og skrive opp omganger; kjennelser og summer venter på forbindelse.',
   yes: 'Ja', no: 'Nei', cancel: 'Avbryt', keep: 'Nei, behold', close: 'Lukk',
 
   'settle.title': 'Avgjør en tvist',

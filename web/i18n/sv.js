@@ -34,7 +34,7 @@ export default {
   'options.more': (v) => `${v.n} till av samma slag`, 'options.groupMore': (v) => `Visa ${v.n} till`,
   'ruling.fillThis': 'Fyll i', 'ruling.fillInOptions': 'Fyll i det ovan och tryck på ”Vad får jag göra?” igen.',
   'ruling.onPhone': 'Dömt i telefonen utan täckning, av samma regelmotor som tjänsten.',
-  'net.offline': 'Ingen uppkoppling: reglerna och poängen fungerar; domslut väntar.',
+  'net.offline': 'Ingen uppkoppling: du kan läsa regeltexterna och skriva upp omgångar; domslut och summor väntar på uppkoppling.',
   yes: 'Ja', no: 'Nej', cancel: 'Avbryt', keep: 'Nej, behåll', close: 'Stäng',
 
   'settle.title': 'Avgör en tvist',
