@@ -10,7 +10,6 @@ than cite words the document does not contain.
 
 from __future__ import annotations
 
-import copy
 import functools
 import hashlib
 import marshal
@@ -31,7 +30,7 @@ from .model.parameters import BY_NAME, FREEZERS, PARAMETERS, ParamValueError, ch
 from .words.catalogue import plain_english
 
 CHECKOUT_DIR = Path(__file__).resolve().parent.parent / "variants"
-STATUSES = ("stated", "interpreted", "not_stated")
+STATUSES = tuple(s.value for s in Status)  # as the files write them: stated, interpreted, not_stated
 
 
 class VariantError(Exception):
@@ -78,11 +77,20 @@ class Entry:
     @property
     def settled(self) -> bool:
         """Whether a value is known: stated or interpreted by the document, or set by the table."""
-        return self.status != "not_stated" or self.source != "document"
+        return self.status != Status.NOT_STATED or self.source != "document"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Variant:
+    """One variant's rules: its text, its parameters' entries, and the values derived from them.
+
+    Everything derived from the entries is worked out when the variant is made (:meth:`__post_init__`),
+    for the variant as loaded and for each copy with other entries (:meth:`with_entries`: house rules,
+    readings), which is made through the same constructor: nothing derived can outlive the entries it
+    came from. ``tests/test_variants_derived.py`` holds every derived value of a copy equal to a
+    variant built afresh from the copy's entries, and refuses a value worked out later (a cached property).
+    """
+
     id: str
     name: str
     language: str
@@ -92,11 +100,36 @@ class Variant:
     text: str
     headings: tuple[str, ...]
     params: dict[str, Entry] = field(default_factory=dict)
-    # citations worked out once per set of parameters (rulings ask for the same sets again and again)
-    cite_cache: dict = field(default_factory=dict, repr=False, compare=False)
     names: dict[str, str] = field(default_factory=dict)  # the variant's name per language, where given
     descriptions: dict[str, str] = field(default_factory=dict)  # ``description`` in other languages
     short_names: dict[str, str] = field(default_factory=dict)  # a short name per language, for tiles (optional)
+    # --- derived from the fields above when the variant is made (never passed in) ---
+    # the variant as a message argument: its id, and its name in each language
+    ref: VariantRef = field(init=False, repr=False, compare=False)
+    # cards in the whole deck: the most any list of cards in one table can hold
+    deck_size: int = field(init=False, repr=False, compare=False)
+    red_threes_in_deck: int = field(init=False, repr=False, compare=False)
+    # the values the document states outright (no interpretation to show, nothing open): the engine's most
+    # common read, answered by one look-up
+    plain_values: dict[str, Any] = field(init=False, repr=False, compare=False)
+    # each parameter's ``(settled, read two ways by the document)``: what a read of one that is not stated
+    # outright must know of its entry, answered by one look-up
+    read_as: dict[str, tuple[bool, bool]] = field(init=False, repr=False, compare=False)
+    # citations worked out once per set of parameters (rulings ask for the same sets again and again), and the
+    # other things the engine works out once per variant object; a copy starts with its own, empty
+    cite_cache: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        params, set_ = self.params, object.__setattr__
+        set_(self, "ref", VariantRef(self.id, tuple(sorted(self.names.items())) + (("", self.name),)))
+        decks, jokers = params["deck.decks"].value if params else 0, params["deck.jokers"].value if params else 0
+        set_(self, "deck_size", 52 * decks + jokers)
+        set_(self, "red_threes_in_deck", 2 * decks)
+        set_(self, "plain_values", {name: e.value for name, e in params.items()
+                                    if e.status == Status.STATED and e.source == "document"})
+        set_(self, "read_as", {name: (e.settled, bool(e.readings) and e.source == "document")
+                               for name, e in params.items()})
+        set_(self, "cite_cache", {})
 
     def description_in(self, lang: str) -> str:
         return self.descriptions.get(lang, self.description)
@@ -110,32 +143,6 @@ class Variant:
     @property
     def players_supported(self) -> list[int]:
         return list(self.value("players.supported"))
-
-    @functools.cached_property
-    def ref(self) -> VariantRef:
-        """The variant as a message argument: its id, and its name in each language."""
-        return VariantRef(self.id, tuple(sorted(self.names.items())) + (("", self.name),))
-
-    @functools.cached_property
-    def deck_size(self) -> int:
-        """Cards in the whole deck: the most any list of cards in one table can hold."""
-        return 52 * self.value("deck.decks") + self.value("deck.jokers")
-
-    @functools.cached_property
-    def red_threes_in_deck(self) -> int:
-        return 2 * self.value("deck.decks")
-
-    @functools.cached_property
-    def plain_values(self) -> dict[str, Any]:
-        """The values the document states outright (no interpretation to show, nothing open): the engine's
-        most common read, answered by one look-up."""
-        return {name: e.value for name, e in self.params.items() if e.status == "stated" and e.source == "document"}
-
-    @functools.cached_property
-    def read_as(self) -> dict[str, tuple[bool, bool]]:
-        """Each parameter's ``(settled, read two ways by the document)``: what a read of one that is not
-        stated outright must know of its entry, answered by one look-up."""
-        return {name: (e.settled, bool(e.readings) and e.source == "document") for name, e in self.params.items()}
 
     def under_readings(self, chosen: tuple[tuple[str, Any], ...]) -> "Variant":
         """This variant with each open point of ``chosen`` read as the value given.
@@ -151,13 +158,9 @@ class Variant:
         return hit
 
     def with_entries(self, entries: dict[str, Entry]) -> "Variant":
-        """The same variant with some entries replaced (house rules, readings); its own citation cache."""
-        changed = copy.copy(self)
-        changed.params = {**self.params, **entries}
-        changed.cite_cache = {}
-        for derived in ("deck_size", "red_threes_in_deck", "plain_values", "read_as"):  # worked out again from the new entries
-            changed.__dict__.pop(derived, None)
-        return changed
+        """The same variant with some entries replaced (house rules, readings): made by the constructor, so
+        every derived value is worked out from the new entries, with its own, empty caches."""
+        return replace(self, params={**self.params, **entries})
 
 
 def _heading_positions(variant_id: str, text: str, headings: list[str]) -> list[tuple[int, str]]:
@@ -269,11 +272,6 @@ def load_variant(path: Path | Traversable, folder: Path | Traversable | None = N
         raise VariantError(f"{vid}: cannot read source text {source_path}: {e}") from None
     headings = list(data.get("headings") or [])
     positions = _heading_positions(vid, text, headings)
-    variant = Variant(id=vid, name=data.get("name", vid), language=language, source_file=source,
-                      seed_file=data.get("seed_file", source), description=data.get("description", ""),
-                      text=text, headings=tuple(headings), names=_by_language(vid, "names", data.get("names")),
-                      descriptions=_by_language(vid, "descriptions", data.get("descriptions")),
-                      short_names=_by_language(vid, "short_names", data.get("short_names")))
     raw_params = data.get("parameters")
     if not isinstance(raw_params, dict):
         raise VariantError(f"{vid}: 'parameters' must be a mapping")
@@ -283,9 +281,14 @@ def load_variant(path: Path | Traversable, folder: Path | Traversable | None = N
     missing = [p.name for p in PARAMETERS if p.name not in raw_params]
     if missing:
         raise VariantError(f"{vid}: parameters without an entry: {missing}")
-    for param in PARAMETERS:
-        variant.params[param.name] = _load_entry(variant, positions, param, raw_params[param.name])
-    return variant
+    params = {param.name: _load_entry(vid, language, text, positions, param, raw_params[param.name])
+              for param in PARAMETERS}
+    return Variant(id=vid, name=data.get("name", vid), language=language, source_file=source,
+                   seed_file=data.get("seed_file", source), description=data.get("description", ""),
+                   text=text, headings=tuple(headings), params=params,
+                   names=_by_language(vid, "names", data.get("names")),
+                   descriptions=_by_language(vid, "descriptions", data.get("descriptions")),
+                   short_names=_by_language(vid, "short_names", data.get("short_names")))
 
 
 # --- the parsed files, kept between starts -------------------------------------------------------
@@ -419,20 +422,21 @@ def _by_language(vid: str, what: str, raw: Any) -> dict[str, str]:
     return {k: v.strip() for k, v in raw.items()}
 
 
-def _load_entry(variant: Variant, positions, param, raw: Any) -> Entry:
-    vid, where = variant.id, f"parameter {param.name}"
+def _load_entry(vid: str, language: str, text: str, positions, param, raw: Any) -> Entry:
+    where = f"parameter {param.name}"
     if not isinstance(raw, dict):
         raise VariantError(f"{vid}: {where}: must be a mapping with value, status, note, cite")
-    status, note = raw.get("status"), raw.get("note")
-    if status not in STATUSES:
-        raise VariantError(f"{vid}: {where}: status must be one of {STATUSES}, got {status!r}")
-    citations = tuple(_load_citation(vid, variant.language, variant.text, positions, where, c)
+    written, note = raw.get("status"), raw.get("note")
+    if written not in STATUSES:
+        raise VariantError(f"{vid}: {where}: status must be one of {STATUSES}, got {written!r}")
+    status = Status(written)
+    citations = tuple(_load_citation(vid, language, text, positions, where, c)
                       for c in raw.get("cite") or [])
-    if status == "stated" and not citations:
+    if status == Status.STATED and not citations:
         raise VariantError(f"{vid}: {where}: a stated parameter needs at least one citation")
-    if status != "stated" and not (isinstance(note, str) and note.strip()):
-        raise VariantError(f"{vid}: {where}: an {status} parameter needs a note saying why")
-    if status == "not_stated":
+    if status != Status.STATED and not (isinstance(note, str) and note.strip()):
+        raise VariantError(f"{vid}: {where}: an {written} parameter needs a note saying why")
+    if status == Status.NOT_STATED:
         if raw.get("value") is not None:
             raise VariantError(f"{vid}: {where}: a not_stated parameter has no value (use null)")
         value = None
@@ -447,13 +451,13 @@ def _load_entry(variant: Variant, positions, param, raw: Any) -> Entry:
             readings.append(check_value(param, reading))
         except ParamValueError as e:
             raise VariantError(f"{vid}: {where}: reading {reading!r} {plain_english(e.message)}") from None
-    if readings and status == "stated":
+    if readings and status == Status.STATED:
         raise VariantError(f"{vid}: {where}: a stated parameter has one reading; list readings only for "
                            "a point the text leaves open or reads two ways")
     notes = _by_language(vid, f"{where}: notes", raw.get("notes"))
     if notes and not note:
         raise VariantError(f"{vid}: {where}: notes translate the note; give the note in English first")
-    return Entry(param.name, value, Status(status), note, citations, readings=tuple(readings),
+    return Entry(param.name, value, status, note, citations, readings=tuple(readings),
                  notes=tuple(sorted(notes.items())))
 
 

@@ -132,6 +132,10 @@ QUOTES.update({
     ("add a lone two without naming the meld", "sv-classic"): "Jokrar och alla tvåor är vildkort.",
     ("add a lone two without naming the meld", "no-pagat"): "Toere og jokere er jokerskort",
     ("add a lone two without naming the meld", "da-ludo"): "2'ere: 20 point",
+    ("add a lone two to one of two melds without naming it", "sv-classic"): "Jokrar och alla tvåor är vildkort.",
+    ("add a lone two to one of two melds without naming it", "no-pagat"): "Toere og jokere er jokerskort",
+    ("add a lone two to one of two melds without naming it", "da-ludo"): "2'ere: 20 point",
+    ("add a lone two to one of two melds without naming it", "sv-gamerules"): "(jokrar, tvåor)",
     ("add a lone two without naming the meld", "sv-gamerules"): "(jokrar, tvåor)",
 })
 QUOTES[("concealed go-out at 3000, has_melded not given", "no-pagat")] = "gå skjult ut uten å oppfylle åpningskravet"
@@ -189,6 +193,7 @@ QUOTES.update({
     ("open with pile cards after taking the pile", N): "Ved opptak av kastebunken kan toppkortet telle",
     ("open with pile cards after taking the pile", D): "I den tur, hvor du tager bunken, må du kun bruge det øverste",
     ("open with pile cards after taking the pile", G): "men inget annat, räknas med i kravet",
+    ("meld after taking the pile, the team still without a meld", G): "men inget annat, räknas med i kravet",
     # the rank lies with the opponents: the words on adding to the opponents' melds decide
     ("add to the opponents' meld", S): "bygga vidare på lagets befintliga sättningar",
     ("add to the opponents' meld", N): "Begge makkere kan bygge videre på lagets meldinger, aldri motstandernes.",

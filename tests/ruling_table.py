@@ -80,11 +80,16 @@ ROWS = [
     ("unopened team, pile where the rule forbids it (house rule)", base(**UNOPENED),
      {"type": "take_pile", "with": ["9H", "JK"]}, "pile.before_opening", "I I I I"),
     ("open with pile cards after taking the pile",  # only the top card may count (found by replaying OpenSpiel)
+     base(team={"score": 0, "melds": [], "red_threes": 0}, discard_pile=["AH", "AS", "AD", "9H"],
+          player={"hand": ["9S", "9D", "5C", "6C"]}),
+     {"type": "take_pile", "with": ["9S", "9D"], "melds": [["AH", "AS", "AD"]]},
+     {"*": "opening.minimum", "da-ludo": "pile.cards_same_turn"}, "U I I I"),
+    ("meld after taking the pile, the team still without a meld",  # the take lays the top card in a meld
      base(team={"score": 0, "melds": [], "red_threes": 0}, discard_pile=[],
           turn={"drew": "pile", "cards_from_pile": ["AH", "AS", "AD", "9H"]},
           player={"hand": ["AH", "AS", "AD", "9H", "5C", "6C"]}),
-     {"type": "meld", "melds": [["AH", "AS", "AD"]]}, {"*": "opening.minimum", "da-ludo": "pile.cards_same_turn"},
-     "U I I I"),
+     {"type": "meld", "melds": [["AH", "AS", "AD"]]}, {"*": None, "sv-gamerules": "opening.minimum"},
+     "422 422 422 I"),
     # --- melds ------------------------------------------------------------------------------------
     ("two naturals and a joker", drawn(player=H), {"type": "meld", "melds": [["9H", "9S", "JK"]]},
      "meld.min_naturals", "L L L L"),
@@ -194,7 +199,9 @@ ROWS = [
     ("an ordinary discard", drawn(), {"type": "discard", "card": "5C"}, "turn.draw_first", "L L L L"),
     ("discard before drawing", base(), {"type": "discard", "card": "5C"}, "turn.draw_first", "I I I I"),
     ("discard a red three", drawn(player={"hand": ["3H", "5C", "6C"]}), {"type": "discard", "card": "3H"},
-     "red_three.never_melded", "I I I I"),
+     "red_three.never_melded", "I I U I"),  # da-ludo lays them out in the first round; of later ones it is silent
+    ("discard while keeping a red three", drawn(player={"hand": ["3H", "5C", "6C"]}), {"type": "discard", "card": "5C"},
+     "red_three.never_melded", "I I U I"),
     ("draw from the stock", base(), {"type": "draw"}, "draw.count", "L L L L"),
     ("two players draw two", base(players=2), {"type": "draw"}, "draw.count", "L 422 422 422"),
     ("draw from an empty stock", base(stock_count=0), {"type": "draw"}, "stock.empty", "L L U U"),
@@ -223,7 +230,11 @@ ROWS += [
 ]
 
 ROWS += [
-    ("add a lone two without naming the meld", drawn(player={"hand": ["2S", "5C", "6C"]}),
+    ("add a lone two without naming the meld", drawn(player={"hand": ["2S", "5C", "6C"]}),  # the team's only meld
+     {"type": "meld", "add": [["2S"]]}, "meld.add.target", "L L U L"),
+    ("add a lone two to one of two melds without naming it",
+     drawn(team={"score": 1000, "melds": [["KH", "KS", "KD"], ["QH", "QS", "QD"]], "red_threes": 0},
+           player={"hand": ["2S", "5C", "6C"]}),
      {"type": "meld", "add": [["2S"]]}, "meld.add.target", "I I I I"),
 ]
 

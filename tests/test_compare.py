@@ -190,7 +190,8 @@ def test_each_entry_is_the_single_variant_ruling(name):
             assert r["ruling"] == adjudicate(single, VARIANTS)
             assert r["ruling"]["verdict"] == expected[vid], (vid, r["ruling"]["summary"])
     verdicts = [v for v in expected.values() if v != "problem"]
-    assert result["agree"] == (len(set(verdicts)) <= 1)
+    refused = "problem" in expected.values()
+    assert result["agree"] == (len(set(verdicts)) <= 1 and not (refused and verdicts))  # a refusal differs
     groups = {g["verdict"]: g["variants"] for g in result["groups"]}
     assert groups == {v: [vid for vid in IDS if expected[vid] == v] for v in dict.fromkeys(verdicts)}
     assert sum(len(g["variants"]) for g in result["groups"]) == len(verdicts)
@@ -206,8 +207,17 @@ def test_differences_are_exactly_the_rules_that_part_ways(name):
             outcomes.setdefault(reason["rule"], {v: () for v in rulings})
             outcomes[reason["rule"]][vid] += (reason["passed"],)
     parting = {rule for rule, per in outcomes.items() if len(set(per.values())) > 1}
+    refused = [vid for vid, r in by_variant(result).items() if "problem" in r]
+    if refused and rulings:  # the table one variant rules out and another rules: that difference first
+        first = result["differences"][0]
+        assert first["rule"] == "table.possible"
+        assert {e["variant"]: e["passed"] for e in first["variants"]} == {
+            vid: vid not in refused for vid in IDS}
+        parting.add("table.possible")
     assert {d["rule"] for d in result["differences"]} == parting
     for diff in result["differences"]:
+        if diff["rule"] == "table.possible" and refused:
+            continue
         assert [e["variant"] for e in diff["variants"]] == list(rulings)
         for e in diff["variants"]:
             mine = [r for r in rulings[e["variant"]]["reasons"] if r["rule"] == diff["rule"]]
@@ -351,10 +361,15 @@ def test_one_variant_has_nothing_to_differ_from():
                                                          "variant": "sv-gamerules"}, VARIANTS)
 
 
-def test_problems_are_left_out_of_groups_and_differences():
+def test_problems_are_left_out_of_groups_and_a_table_ruled_out_somewhere_differs_first():
     result = compare(payload("five jokers"), VARIANTS)
     assert result["groups"] == [{"verdict": "legal", "variants": ["da-ludo"]}]
-    assert result["agree"] is True and result["differences"] == []
+    assert result["agree"] is False  # a table that cannot happen under three variants: they differ, first there
+    [table] = result["differences"]
+    assert table["rule"] == "table.possible" and table["differing_parameters"] == ["deck.jokers"]
+    assert {e["variant"]: e["passed"] for e in table["variants"]} == {
+        "da-ludo": True, "no-pagat": False, "sv-classic": False, "sv-gamerules": False}
+    assert "holds only four jokers" in entry(table, "no-pagat")["explanation"]
     problems = {r["variant"]: r["problem"] for r in result["results"] if "problem" in r}
     assert set(problems) == {"no-pagat", "sv-classic", "sv-gamerules"}
     for vid, problem in problems.items():
@@ -656,7 +671,8 @@ def test_score_impossible_for_some_variants():
     assert ok == ["da-ludo"]
     for r in result["results"][1:]:
         assert r["problem"]["status"] == 422 and r["problem"]["errors"][0]["pointer"] == "/teams/1/hand/4"
-    assert result["groups"][0]["variants"] == ["da-ludo"] and result["differences"] == []
+    assert result["groups"][0]["variants"] == ["da-ludo"] and result["agree"] is False
+    assert [d["rule"] for d in result["differences"]] == ["table.possible"]
 
     three = {"players": 3, "teams": [{"name": n, "melds": [], "hand": ["5C"]} for n in ("A", "B", "C")]}
     three["teams"][0] = {"name": "A", "melds": [["KH", "KS", "KD"]], "hand": []}

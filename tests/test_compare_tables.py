@@ -39,8 +39,11 @@ def _check(kind: str, run, payload: dict) -> None:
             assert entry[kind] == single["ok"]
     outcomes = {(r[kind]["verdict"] if kind == "ruling" else str([t["total"] for t in r[kind]["teams"]]))
                 for r in result["results"] if kind in r}
-    assert result["agree"] == (len(outcomes) <= 1)
+    ruled_out = any(r.get("problem", {}).get("type") == "impossible-input" for r in result["results"])
+    assert result["agree"] == (len(outcomes) <= 1 and not (ruled_out and outcomes))  # a table ruled out differs
     assert len(result["groups"]) == len(outcomes)
+    if ruled_out and outcomes:
+        assert result["differences"][0]["rule"] == "table.possible"
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r[0] for r in ROWS])

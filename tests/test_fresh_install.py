@@ -152,6 +152,17 @@ def test_pip_install_gives_the_library_with_its_rulebooks_from_any_folder(clean_
                              cwd=elsewhere)
     assert example.returncode == 0, example.stderr
     assert "Kasthögen är frusen" in example.stdout
+    # the command line it installs answers as the service does, from any folder: exit 1 for an illegal ruling
+    body = elsewhere / "ruling.json"
+    body.write_text(json.dumps(FROZEN_PILE), encoding="utf-8")
+    ruled = subprocess.run([str(venv / "bin" / "canasta-referee"), "rule", body.name, "--lang", "nb"],
+                           capture_output=True, env=env, cwd=elsewhere)
+    assert ruled.returncode == 1, ruled.stderr.decode()
+    printed = json.loads(ruled.stdout.decode("utf-8"))
+    assert printed["verdict"] == "illegal" and printed["deciding"][0]["quote"] == "én nier og en joker gjør ikke det."
+    scored = subprocess.run([python, "-m", "adjudicator", "score", "-"], input=b'{"variant": "nope"}',
+                            capture_output=True, env=env, cwd=elsewhere)
+    assert scored.returncode == 2 and json.loads(scored.stdout)["status"] == 404, scored.stderr.decode()
     # the web service is not part of the library
     web = subprocess.run([python, "-c", "import web_api"], capture_output=True, text=True, env=env, cwd=elsewhere)
     assert web.returncode != 0

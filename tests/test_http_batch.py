@@ -128,7 +128,7 @@ def test_the_cost_estimate_knows_open_points_and_melds():
     # da-ludo leaves more points open than are tried together (readings.MAX_POINTS); a table that settles
     # some by house rule leaves few enough for the estimate's parts to show
     settle = {"go_out.ask_partner": True, "concealed.discard_allowed": True, "meld.one_per_rank": True,
-              "opening.negative": 50}
+              "opening.negative": 50, "red_three.laid_out": True}
     unsettled = globals()["heavy_item"]
 
     def heavy_item(variant: str = "da-ludo", twos: bool = True) -> dict:
@@ -200,7 +200,7 @@ def test_budget_and_deadline_are_set_by_the_environment(monkeypatch):
 def test_an_item_that_fails_inside_a_streamed_answer_is_that_items_500(monkeypatch, client):
     """The answer has begun when an item fails: the item gets a 500 problem, the others their answers."""
     from web_api import batch_api
-    real = batch_api.rule
+    real = batch_api.batch_item
     calls = []
 
     def flaky(*args):
@@ -209,7 +209,7 @@ def test_an_item_that_fails_inside_a_streamed_answer_is_that_items_500(monkeypat
             raise RuntimeError("boom")
         return real(*args)
 
-    monkeypatch.setattr(batch_api, "rule", flaky)
+    monkeypatch.setattr(batch_api, "batch_item", flaky)
     results = client.post("/v1/adjudicate/batch", json={"requests": [GOOD, GOOD, GOOD]}).get_json()["results"]
     assert "ruling" in results[0] and "ruling" in results[2]
     problem = results[1]["problem"]

@@ -1,4 +1,4 @@
-"""The engine's wings import one way: no cycle, at most seven layers, the parser and the answers at the edge.
+"""The engine's wings import one way: no cycle, at most nine layers, the parser, the answers and the command line at the edge.
 
 ``adjudicator/`` is a handful of wings (``model/``, ``words/``, ``rules/``, ...) and a few
 modules. Each wing imports only wings below it in :data:`LAYERS`; ``answers`` (the JSON documents of the
@@ -22,15 +22,17 @@ ENGINE = ROOT / "adjudicator"
 
 # Bottom first; a wing may import the wings on lower lines only (one line: neither imports the other).
 LAYERS = (
-    ("model",),
+    ("model", "memo"),
     ("words",),
     ("variants",),
     ("rules",),
     ("options", "scoring", "predicates", "citefill", "replay"),
     ("compare", "input"),
     ("answers",),
+    ("cli",),
+    ("__main__",),
 )
-MAX_DEPTH = 7  # six floors of engine, and the answers' edge on top
+MAX_DEPTH = 9  # six floors of engine, the answers' edge on them, the command line and ``python -m`` on top
 
 
 def _module(path: Path) -> str:

@@ -56,8 +56,12 @@ def test_a_lower_case_three_is_ruled_as_the_same_card_in_the_library(vid, lower)
                      hand=("9H", "9S", lower, "5C"), team=Side(score=1600, melds=(("KH", "KS", "KD"),), red_threes=0),
                      opponents=Side(score=0, melds=(), red_threes=0), stock_count=40)
     discarded = _outcome(held, Action("discard", discard=lower), rules)
-    if upper in ("3H", "3D"):  # a red three may never be discarded; a black three may
+    if upper in ("3H", "3D") and rules.params["red_three.laid_out"].status == "stated":
+        # a red three may never be discarded where the text lays it out at once; a black three may
         assert discarded[0] == "illegal" and ("red_three.never_melded", False) in [(r, p) for r, p, _ in discarded[1]]
+    elif upper in ("3H", "3D"):  # da-ludo lays them out in the first round and says nothing of later ones
+        assert discarded[0] == "undetermined" and ("red_three.never_melded", None) in [(r, p) for r, p, _ in
+                                                                                     discarded[1]]
     else:
         assert discarded[0] != "illegal"
 
@@ -210,34 +214,53 @@ def test_the_engines_fast_constructors_make_what_the_dataclasses_make():
     assert set(vars(made)) == set(names)
 
 
-def test_the_parsers_fast_constructors_make_what_the_dataclasses_make():
-    """The parser builds situations and actions from canonical cards without the dataclasses' ``__init__``
-    (``parsed_*``), and a merge of readings builds each ``Reading`` so (``reading``). Each must set every field
-    its class has, so a field added to one of these classes without its builder fails here."""
+def test_each_model_type_has_one_door_that_normalises_and_keeps_canonical_cards_as_they_are():
+    """Situation, Side, Action and Add are made by their constructors alone -- by hand and by the parser -- so
+    no way of making one skips its normalising (issue 33). Canonical cards (what the parser makes) are kept as
+    the very tuples given, which is what keeps the one door as fast as the parser's old builders
+    (``bench/engine_bench.py --against``); the constructors set every field their class has."""
+    import ast
     from dataclasses import fields
+    from pathlib import Path
 
-    from adjudicator.model.actions import Add, parsed_action, parsed_add
-    from adjudicator.model.findings import Reading, reading
-    from adjudicator.model.situation import Side, Situation, parsed_side, parsed_situation
+    from adjudicator.model.actions import Add
+    from adjudicator.model.situation import Side, Situation
 
-    def same(made, slow, cls):
-        names = [f.name for f in fields(cls)]
-        assert made == slow and all(getattr(made, n) == getattr(slow, n) for n in names)
-        held = set(vars(made)) if hasattr(made, "__dict__") else {n for n in cls.__slots__ if hasattr(made, n)}
-        assert held >= set(names), set(names) - held
+    root = Path(__file__).resolve().parent.parent / "adjudicator"
+    bypass = []
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+                name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+                if name in ("__new__", "_new") and node.args and isinstance(node.args[0], ast.Name) and \
+                        node.args[0].id in ("Situation", "Side", "Action", "Add"):
+                    bypass.append(f"{path.relative_to(root)}:{node.lineno}")
+                if name in ("parsed_situation", "parsed_side", "parsed_action", "parsed_add"):
+                    bypass.append(f"{path.relative_to(root)}:{node.lineno}: {name}")
+    assert not bypass, bypass
 
-    side = parsed_side(120, (("KH", "KS", "KD"),), 1)
-    same(side, Side(120, (("KH", "KS", "KD"),), 1), Side)
-    values = {"players": 4, "first_round": False, "stock_count": 30, "pile": ("9H", "5C"), "team": side,
-              "opponents": Side(), "hand": ("9S", "JK"), "hand_count": 2, "has_melded": True, "drew": "stock",
+    hand, pile, meld = ("9S", "JK"), ("9H", "5C"), (("KH", "KS", "KD"),)
+    side = Side(120, meld, 1)
+    values = {"players": 4, "first_round": False, "stock_count": 30, "pile": pile, "team": side,
+              "opponents": Side(), "hand": hand, "hand_count": 2, "has_melded": True, "drew": "stock",
               "cards_from_pile": (), "partner_answer": "yes", "base": "/situation"}
-    assert [f.name for f in fields(Situation)] == list(values)  # the builder's arguments, in the class's order
-    same(parsed_situation(*values.values()), Situation(**values), Situation)
-    add = parsed_add(("QH", "QS"), "Q", "/action/add/0")
-    same(add, Add(("QH", "QS"), "Q", "/action/add/0"), Add)
-    same(parsed_action(ActionType.MELD, (), (("KH", "KS", "KD"),), (add,), None),
-         Action("meld", (), (("KH", "KS", "KD"),), (add,), None), Action)
-    same(reading((("wild.twos", True),), "legal", ()), Reading((("wild.twos", True),), "legal", ()), Reading)
+    made = Situation(**values)
+    assert [f.name for f in fields(Situation)] == list(vars(made)) == list(values)
+    assert made.hand is hand and made.pile is pile and made.team is side and made.team.melds is meld
+    assert Situation(*values.values()) == made
+    by_hand = Situation(**{**values, "hand": ["9s", "jk"], "pile": ["9h", "5c"], "team": Side(120, [["kh", "ks", "kd"]], 1)})
+    assert by_hand == made and type(by_hand.hand) is tuple and type(by_hand.team.melds[0]) is tuple
+    add = Add(("QH", "QS"), "q", "/action/add/0")
+    assert add == Add(("qh", "qs"), "Q") and add.to == "Q" and {n for n in Add.__slots__ if hasattr(add, n)} == \
+        {f.name for f in fields(Add)}
+    action = Action(ActionType.MELD, (), meld, (add,), None)
+    assert action == Action("meld", melds=[["kh", "ks", "kd"]], adds=[add]) and action.melds is meld
+    assert [f.name for f in fields(Action)] == list(vars(action))
+    from dataclasses import replace
+    assert replace(made, stock_count=3).stock_count == 3 and replace(action, discard="5c").discard == "5C"
+    from adjudicator.model.findings import Reading, reading
+    made_reading = reading((("wild.twos", True),), "legal", ())
+    assert made_reading == Reading((("wild.twos", True),), "legal", ())
 
 
 def test_the_merge_of_readings_compares_findings_as_the_dataclass_does():

@@ -1,6 +1,6 @@
-"""The words made once per message value (adjudicator.answers.serialize) are never another message's words.
+"""The words made once per message value (adjudicator.words.render) are never another message's words.
 
-``serialize.said`` and ``said_and_code`` keep each message's words and machine form under a key made
+``render.said`` and ``said_and_code`` keep each message's words and machine form under a key made
 from its value. Values Python holds equal but a reader is told differently (``1``, ``True`` and
 ``1.0``; a list and a tuple; a rank and a word of the same letters; a card and a list of that one
 card) must get keys of their own, or one answer would carry the words of another.
@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.model.messages import Card, Cards, Fact, Items, Param, ParamValue, Rank, VariantRef, Word, msg
+from adjudicator.words import render as word_cache
 from adjudicator.words.render import render
-from adjudicator.answers import serialize
 from adjudicator.answers.phrases import register_phrases
 
 ALIKE_TO_PYTHON = [
@@ -40,12 +40,12 @@ def _message(value):
 def test_each_value_keeps_its_own_words_and_form(lang):
     messages = [_message(v) for v in ALIKE_TO_PYTHON]
     for m in messages:  # every value is made once, so a shared key would hand out the first one's words
-        serialize.said_and_code(m, lang)
+        word_cache.said_and_code(m, lang)
     for value, m in zip(ALIKE_TO_PYTHON, messages):
-        words, form = serialize.said_and_code(m, lang)
+        words, form = word_cache.said_and_code(m, lang)
         assert words == render(m, lang), value
         assert form == m.code(), value
-        assert serialize.said(m, lang) == render(m, lang), value
+        assert word_cache.said(m, lang) == render(m, lang), value
 
 
 def test_the_values_are_told_apart_where_python_holds_them_equal():
@@ -59,7 +59,7 @@ def test_the_values_are_told_apart_where_python_holds_them_equal():
 
 def test_equal_values_share_one_key():
     """A message made again with equal arguments is found, not made again: the key stands for the value."""
-    made = serialize._made(_message(Items((Rank("K"), Card("KH"), Param("wild.twos")))))
-    made["en"] = "kept"
-    assert serialize.said(_message(Items((Rank("K"), Card("KH"), Param("wild.twos")))), "en") == "kept"
-    made.clear()
+    first = word_cache.said_and_code(_message(Items((Rank("K"), Card("KH"), Param("wild.twos")))), "en")
+    again = word_cache.said_and_code(_message(Items((Rank("K"), Card("KH"), Param("wild.twos")))), "en")
+    assert again[0] is first[0] and again[1] is first[1]
+    assert word_cache.said_and_code(_message(Items((Rank("K"), Card("KH"), Param("wild.twos")))), "sv")[0] != first[0]

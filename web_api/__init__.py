@@ -55,7 +55,7 @@ from .flask_app import ServiceFlask
 from .jsonio import OrjsonProvider
 from adjudicator.answers.phrases import register_phrases
 from .problems import register_error_handlers
-from .response import Answer
+from .response import ServiceResponse
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
@@ -104,7 +104,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(_from_environment())
     app.config.update(config or {})
     app.json = OrjsonProvider(app)  # documents in their natural order, UTF-8 (the texts are Nordic)
-    app.response_class = Answer  # headers sent as they were set where werkzeug's last copy changes nothing
+    app.response_class = ServiceResponse  # headers sent as they were set where werkzeug's last copy changes nothing
 
     app.extensions[variants_api.VARIANTS_KEY] = load_all(app.config["VARIANTS_DIR"])
     app.extensions[meta_api.OPENAPI_KEY] = OPENAPI_PATH.read_bytes()

@@ -44,15 +44,13 @@ from typing import Any, Callable, Iterator
 
 from flask import Blueprint, Response, current_app, request
 
-from adjudicator.input.parse import ruling_request, score_request
+from adjudicator.answers import batch_item
 from adjudicator.input.shape import check
 from adjudicator.model.errors import AdjudicatorError
 from adjudicator.model.messages import Message, msg
-from adjudicator.rules.engine import rule
 from adjudicator.rules.readings import MAX_POINTS as MAX_OPEN_POINTS  # the open points tried together
 from adjudicator.rules.readings import readings_for
 from adjudicator.words.render import render
-from adjudicator.scoring import score
 from adjudicator.variants import Variant
 
 from adjudicator.answers import serialize
@@ -265,12 +263,11 @@ def _batch(answer: Callable[[Any, dict, str], dict], cost: Callable[[Any, dict],
 
 
 def _ruling(item: Any, variants: dict, lang: str, words: bool = True) -> dict:
-    asked = ruling_request(item, variants)
-    return {"ruling": serialize.ruling(rule(asked.situation, asked.action, asked.rules), lang, words)}
+    return batch_item("adjudicate", item, lang, variants, words)  # the library's one answer to an item
 
 
 def _score(item: Any, variants: dict, lang: str) -> dict:
-    return {"score": serialize.score(score(score_request(item, variants), variants), lang)}
+    return batch_item("score", item, lang, variants)
 
 
 @bp.post("/adjudicate/batch")

@@ -24,19 +24,18 @@ import json
 
 from flask import Blueprint, Response, jsonify, request
 
-from adjudicator.compare.comparison import compare as compare_variants
-from adjudicator.model.messages import Message, msg
+from adjudicator.answers import answer, serialize
+from adjudicator.answers.use_cases import CITATION_FORMS
 from adjudicator.compare.matrix import matrix as build_matrix
-from adjudicator.input.parse import compare_request  # the action once, the situation once per player count
+from adjudicator.model.messages import Message, msg
 
-from adjudicator.answers import serialize
 from .language import current_language
-from .problems import ApiProblem, json_body, problem_type
+from .problems import ApiProblem, json_body
+from .response import answered
 from .variants_api import loaded_variants
 
 bp = Blueprint("compare", __name__, url_prefix="/v1")
 
-CITATION_FORMS = ("full", "refs")  # ?citations=refs: each citation once, referenced where used
 WORD_FORMS = ("full", "none")  # ?words=none: rulings without their sentences
 WORDS_KEY = "canasta.words"  # environ: whether this request's rulings carry words (set by wants_words)
 PREFERENCE_KEY = "canasta.preference_applied"  # environ: the Prefer preference honoured, for the answer's header
@@ -44,16 +43,9 @@ PREFERENCE_KEY = "canasta.preference_applied"  # environ: the Prefer preference 
 
 @bp.post("/compare")
 def compare():
-    refs = query_choice("citations", CITATION_FORMS, "full") == "refs"
-    variants = loaded_variants()
-    result = compare_variants(compare_request(json_body(), variants), variants)
-    words = wants_words()
-    if not refs:
-        return jsonify(serialize.comparison(result, current_language(), problem_type, words))
-    with serialize.citation_table() as table:
-        out = serialize.comparison(result, current_language(), problem_type, words)
-    out["citations"] = table
-    return jsonify(out)
+    citations = query_choice("citations", CITATION_FORMS, "full")  # refs: each citation once, referenced
+    return answered(answer("compare", json_body(), current_language(), variants=loaded_variants(),
+                           words=wants_words(), citations=citations))
 
 
 # ----------------------------------------------------------------------------------------------

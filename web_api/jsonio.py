@@ -13,6 +13,7 @@ Danish).
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any
 
 import orjson
@@ -103,7 +104,14 @@ def dumps(value: Any) -> bytes:
 
 
 class OrjsonProvider(JSONProvider):
-    """Flask's JSON through orjson (keys in insertion order, non-ASCII kept)."""
+    """Flask's JSON through orjson (keys in insertion order, non-ASCII kept).
+
+    Only Flask's public provider interface is used: the app it serves is kept here (weakly, as Flask keeps
+    it), and ``response``'s arguments are read as ``jsonify`` documents them."""
+
+    def __init__(self, app: Any):
+        super().__init__(app)
+        self.served = weakref.proxy(app)
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         return dumps(obj).decode("utf-8")
@@ -112,5 +120,7 @@ class OrjsonProvider(JSONProvider):
         return loads(s)
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
-        obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(dumps(obj), mimetype="application/json")
+        if args and kwargs:
+            raise TypeError("jsonify() behavior undefined when passed both args and kwargs")
+        obj = (args[0] if len(args) == 1 else list(args)) if args else (kwargs or None)
+        return self.served.response_class(dumps(obj), mimetype="application/json")

@@ -1,8 +1,8 @@
 """``POST /v1/options``: what may I do? Every move open to the player in one situation, each with its ruling.
 
 The body is ``{variant, situation, house_rules?, lang?}`` -- what ``/v1/adjudicate``
-takes, without the action. :mod:`adjudicator.input.parse` checks it and
-:func:`adjudicator.options.listing.legal_moves` lists the options; each carries the
+takes, without the action. :func:`adjudicator.answers.answer` checks it, lists the options
+(:func:`adjudicator.options.listing.legal_moves`) and serializes them; each carries the
 ``action`` to send to ``/v1/adjudicate`` and the ruling the engine gives it.
 
 A group can hold hundreds of distinct moves; the answer gives each group's
@@ -12,21 +12,20 @@ answers one group only), the most useful first.
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, request
 
+from adjudicator.answers import answer
+from adjudicator.answers.use_cases import GROUPS as GROUP_KINDS, PAGE
 from adjudicator.model.messages import msg
-from adjudicator.options.listing import legal_moves
-from adjudicator.input.parse import options_request
 
-from adjudicator.answers import serialize
 from .compare_api import bad_query, query_choice
 from .language import current_language
 from .problems import json_body
+from .response import answered
 from .variants_api import loaded_variants
 
 bp = Blueprint("options", __name__, url_prefix="/v1")
-LIMIT, MAX_LIMIT = 20, 1000  # options per group in one answer: by default, at most
-GROUP_KINDS = ("draw", "take_pile", "meld", "go_out", "discard")
+LIMIT, MAX_LIMIT = PAGE, 1000  # options per group in one answer: by default (the library's), at most
 
 
 @bp.post("/options")
@@ -34,9 +33,8 @@ def options():
     limit = query_number("limit", 1, MAX_LIMIT, LIMIT)
     offset = query_number("offset", 0, 10**6, 0)
     only = query_choice("group", GROUP_KINDS, "")
-    body = options_request(json_body(), loaded_variants())
-    listed = legal_moves(body.situation, body.rules)
-    return jsonify(serialize.options(listed, current_language(), limit=limit, offset=offset, only=only or None))
+    return answered(answer("options", json_body(), current_language(), variants=loaded_variants(), limit=limit,
+                           offset=offset, group=only or None))
 
 
 def query_number(name: str, low: int, high: int, default: int) -> int:

@@ -103,7 +103,8 @@ def problem_body(status: int, title: str, detail: str | Message, *, type: str | 
         body["request_id"] = current_request_id()
     if errors:
         body["errors"] = [{"pointer": e["pointer"], "detail": _words(e["detail"], lang),
-                           **({"rule": e["rule"]} if "rule" in e else {})} for e in errors]
+                           **({"rule": e["rule"]} if "rule" in e else {}),
+                           **({"parameters": e["parameters"]} if "parameters" in e else {})} for e in errors]
     for key, value in extensions.items():
         if key not in body and value is not None:
             body[key] = value

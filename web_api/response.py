@@ -1,4 +1,10 @@
-"""The app's response class: werkzeug's, without a last copy of the headers where the copy changes nothing.
+"""The app's responses: a use case's answer as HTTP (:func:`answered`), and the response class.
+
+:func:`answered` sends :func:`adjudicator.answers.answer`'s document: a 200 as JSON, a problem as
+``application/problem+json`` with what only HTTP knows added (``instance``, ``request_id``,
+``Content-Language``). The document itself is the library's, as the phone and the command line give it.
+
+The response class is werkzeug's, without a last copy of the headers where the copy changes nothing.
 
 Before a response is sent, werkzeug copies its headers into a new ``Headers`` (checking every
 name and value again, though each was checked when it was set) only to adjust three kinds of
@@ -11,12 +17,40 @@ about 5 µs less per answer with the dozen headers each one carries.
 
 from __future__ import annotations
 
-from flask import Response
+from urllib.parse import quote
+
+from flask import Response, current_app, request
+
+from adjudicator.answers import Answer
+
+from .language import current_language
+from .problems import PROBLEM_MIMETYPE
+from .request_id import current_request_id
 
 _ADJUSTED = frozenset({"location", "content-location"})
 
 
-class Answer(Response):
+def answered(answer: Answer) -> Response:
+    """The use case's answer as the response: its document as JSON, or as a problem with its instance."""
+    document = answer.document
+    if answer.status == 200:
+        return current_app.json.response(document)
+    body = {"type": document["type"], "title": document["title"], "status": answer.status,
+            "detail": document["detail"], "instance": quote(request.path, safe="/:@!$&'()*+,;=-._~"),
+            "request_id": current_request_id()}
+    for key, value in document.items():
+        if key not in body:
+            body[key] = value
+    out = current_app.json.response(body)
+    out.status_code = answer.status
+    headers = out.headers
+    headers["Content-Type"] = PROBLEM_MIMETYPE
+    headers["Content-Language"] = current_language()
+    out.vary.add("Accept-Language")
+    return out
+
+
+class ServiceResponse(Response):
     """:class:`flask.Response` with :meth:`get_wsgi_response` skipping the header copy when it adjusts nothing."""
 
     def get_wsgi_response(self, environ):

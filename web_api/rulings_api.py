@@ -2,21 +2,19 @@
 
 The body must be a JSON object (:func:`web_api.problems.json_body`); ``?words=none`` or
 ``Prefer: return=minimal`` asks for the ruling without its words (:func:`web_api.compare_api.wants_words`).
-:mod:`adjudicator.input.parse` checks its shape and what only the rules can say and
-raises the engine's typed errors, which :mod:`web_api.problems` turns into problems.
+:func:`adjudicator.answers.answer` parses, rules and serializes it, or gives the problem.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.rules.engine import rule
-from adjudicator.input.parse import ruling_request
+from adjudicator.answers import answer, serialize
 
-from adjudicator.answers import serialize
 from .compare_api import wants_words
 from .language import current_language
 from .problems import json_body
+from .response import answered
 from .variants_api import loaded_variants
 
 bp = Blueprint("rulings", __name__, url_prefix="/v1")
@@ -24,9 +22,8 @@ bp = Blueprint("rulings", __name__, url_prefix="/v1")
 
 @bp.post("/adjudicate")
 def adjudicate():
-    request = ruling_request(json_body(), loaded_variants())
-    ruled = rule(request.situation, request.action, request.rules)
-    return jsonify(serialize.ruling(ruled, current_language(), wants_words()))
+    return answered(answer("adjudicate", json_body(), current_language(), variants=loaded_variants(),
+                           words=wants_words()))
 
 
 @bp.get("/rules")

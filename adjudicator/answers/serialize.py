@@ -1,12 +1,14 @@
 """JSON from the engine's typed results: the one place answers become JSON documents.
 
 Every function takes a typed result and the reader's language and returns a
-JSON-ready ``dict``; words come from :mod:`adjudicator.words.render`. Citations are
-the same objects again and again, so their dicts are built once per process.
+JSON-ready ``dict``; words come from :mod:`adjudicator.words.render`, which keeps what it has said of
+each message (its words and machine form) and each ruling's summary.
 
-What is the same from one answer to the next is made once and handed out again (never changed
-after it is made): a message's words and machine form (:func:`said`, by the message's value),
-an interpretation a variant keeps (:func:`interpretation`), a ruling's summary (by what it says).
+What is the same from one answer to the next is made once here too and handed out again: a citation's
+JSON and a tuple of citations' list, an interpretation a variant keeps (:func:`interpretation`), an
+opening figure, a comparison's parameters. Each table is bounded by the bytes it holds
+(:class:`adjudicator.memo.Memo`), and what it hands out is read-only (``FrozenDict``, ``FrozenList``): a
+caller that changed one answer's citation would otherwise change the next answer's (issue 33).
 
 A ruling can be asked for without its words (``words=False``: ``?words=none`` or ``Prefer:
 return=minimal`` at the edge): keys, rule ids, verdicts, parameters and citations only, for
@@ -15,20 +17,23 @@ programs that show their own texts or none. The default answer keeps every word.
 
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 from typing import Any, Final, Iterator
 from contextvars import ContextVar
 
+from adjudicator.memo import SHARED_PARTS, FrozenDict, FrozenList, Memo, frozen, keep, size_of
 from adjudicator.compare.comparison import Comparison, RuleDifference, ScoreDifference, VariantResult
 from adjudicator.model.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated,
                                 UnknownVariant)
 from adjudicator.model.findings import Finding, HouseRuleUsed, Interpretation, Ruling
+from adjudicator.model.enums import ActionType, Status, Verdict
 from adjudicator.compare.matrix import MatrixRow
-from adjudicator.model.messages import (Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word,
-                                        code_of, jsonable)
+from adjudicator.model.messages import Param, ParamValue, jsonable
 from adjudicator.model.parameters import PARAMETERS
 from adjudicator.words.clauses import statement
-from adjudicator.words.render import render, requirement_message, summary, words
+from adjudicator.words.render import (render, requirement_message, ruling_words, said, said_and_code, said_kept,
+                                      summary, words, words_for)
 from adjudicator.model.rule_ids import RULES
 from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, TeamScore
 from adjudicator.variants import Citation, Entry, Variant, translated
@@ -45,19 +50,34 @@ def problem_type(slug: str) -> str:
 MAX_ERRORS = 50  # a problem lists at most this many faults; ``error_count`` then says how many there were
 DETAIL_ERRORS = 3  # how many problems the one-paragraph ``detail`` spells out
 
-_CITATIONS: Final[dict[int, tuple]] = {}  # id(citation) -> (citation, its JSON, its reference)
-_CITATION_LISTS: Final[dict[int, tuple]] = {}  # id(tuple of citations) -> (the tuple, its JSON list)
-_CITATION_LISTS_MAX: Final = 4096
+# The JSON of things the engine keeps and hands out again (citations, a variant's interpretations, an opening
+# figure, a comparison's parameters), made once, found by the object itself (kept in the entry too, so its id
+# is never reused), and handed out read-only (adjudicator.memo.frozen): each table is bounded by its bytes.
+CITATION_BYTES: Final = 2 * 1024 * 1024  # a citation's JSON ~1.4 KB (some 600 in the four texts); a list ~0.2 KB
+PART_BYTES: Final = 2 * 1024 * 1024  # interpretations (~2 KB), openings (~2 KB), shown parameters (~0.2 KB)
+_CITATIONS: Final[dict] = Memo("serialize.citations", CITATION_BYTES)  # id(citation) -> (it, its JSON, its ref)
+_CITATION_LISTS: Final[dict] = Memo("serialize.citation_lists", CITATION_BYTES)  # id(tuple) -> (it, JSON list)
+_INTERPRETATIONS: Final[dict] = Memo("serialize.interpretations", 2 * PART_BYTES)  # (id, language) -> (it, JSON)
+_OPENINGS: Final[dict] = Memo("serialize.openings", PART_BYTES)  # (id(opening), language) -> (it, its JSON)
+_SHOWN_LISTS: Final[dict] = Memo("serialize.shown", PART_BYTES)  # id(tuple of shown parameters) -> (it, JSON)
+TABLES: Final = (_CITATIONS, _CITATION_LISTS, _INTERPRETATIONS, _OPENINGS, _SHOWN_LISTS)
 _REFERENCED: Final[ContextVar[dict | None]] = ContextVar("referenced_citations", default=None)
 
 
+def _made_size(key: Any, kept: Any, *made: Any) -> int:
+    """What an entry adds: its key, the JSON made for it (less the read-only parts other tables made and
+    count), and the engine's object it is found by, itself (what it holds is the engine's, counted there)."""
+    return size_of(key, *made, shared=SHARED_PARTS) + sys.getsizeof(kept)
+
+
 def citation(c: Citation) -> dict:
-    """The citation as JSON; inside :func:`citation_table`, a ``{"ref": ...}`` into the table instead."""
+    """The citation as JSON (read-only: shared); inside :func:`citation_table`, a ``{"ref": ...}`` into the table."""
     hit = _CITATIONS.get(id(c))
-    if hit is None or hit[0] is not c:  # the cache holds ``c`` itself, so its id is never reused
-        full = {"variant": c.variant, "language": c.language, "section": c.section,
-                "quote": c.quote, "start": c.start, "end": c.end}
-        hit = _CITATIONS[id(c)] = (c, full, {"ref": f"{c.variant}:{c.start}-{c.end}"})
+    if hit is None or hit[0] is not c:
+        full = FrozenDict({"variant": c.variant, "language": c.language, "section": c.section,
+                           "quote": c.quote, "start": c.start, "end": c.end})
+        hit = (c, full, FrozenDict({"ref": f"{c.variant}:{c.start}-{c.end}"}))
+        keep(_CITATIONS, id(c), hit, _made_size(id(c), c, hit[1], hit[2]))
     table = _REFERENCED.get()
     if table is None:
         return hit[1]
@@ -81,140 +101,15 @@ def citation_table() -> Iterator[dict[str, dict]]:
 
 def citations(cs: tuple) -> list[dict]:
     """The citations as JSON. The engine shares one tuple per set of citations between rulings, so the
-    list made for a tuple is kept and handed out again (it is never changed after it is made)."""
+    list made for a tuple is kept and handed out again, read-only."""
     if _REFERENCED.get() is not None:
         return [citation(c) for c in cs]
     hit = _CITATION_LISTS.get(id(cs))
     if hit is not None and hit[0] is cs:
         return hit[1]
-    out = [citation(c) for c in cs]
-    if len(_CITATION_LISTS) >= _CITATION_LISTS_MAX:  # the tuples of one-off rulings (readings merged) come and go
-        _CITATION_LISTS.clear()
-    _CITATION_LISTS[id(cs)] = (cs, out)
+    out = FrozenList([citation(c) for c in cs])
+    keep(_CITATION_LISTS, id(cs), (cs, out), _made_size(id(cs), cs, out))
     return out
-
-
-# ----------------------------------------------------------------------------------------------
-# Words made once: a message's words and code, by its value
-
-_MESSAGES: Final[dict[tuple, dict]] = {}  # message's value -> {None: its machine form, language: its words}
-_MESSAGES_MAX: Final = 16384  # distinct messages are few (rules x cases x cards); a flood of new ones only clears it
-_SAID_MAX: Final = _MESSAGES_MAX  # the other tables of things made once
-
-
-def _frozen(value):
-    """A hashable value standing for a message argument: equal only when it is said the same way.
-
-    ``True``, ``1`` and ``1.0`` (equal in Python, said "yes", "1" and "1.0"), a list and a tuple are kept
-    apart. Strings, whole numbers and None stand for themselves; a card, rank, word, parameter, fact or
-    variant stands as its kind and fields, a tuple Python hashes and compares in C (the dataclass itself
-    would run its generated ``__hash__`` and ``__eq__`` as Python at every look-up). Any other value
-    stands for itself. Each kind's key is made by its entry in :data:`_FREEZE`: one look-up by type.
-    """
-    kind = type(value)
-    if kind is str or kind is int or value is None:
-        return value
-    freeze = _FREEZE.get(kind)
-    return value if freeze is None else freeze(value)
-
-
-def _message_key(m: Message) -> tuple:
-    out = [Message, m.key]
-    for name, arg in m.args.items():
-        out.append(name)
-        kind = type(arg)
-        if kind is str or kind is int or arg is None:
-            out.append(arg)
-        else:
-            freeze = _FREEZE.get(kind)
-            out.append(arg if freeze is None else freeze(arg))
-    return tuple(out)
-
-
-def _items_key(i: Items) -> tuple:
-    return (Items, i.joiner, *[_frozen(v) for v in i.items])
-
-
-def _sequence_key(value) -> tuple:
-    return (type(value), *[_frozen(v) for v in value])
-
-
-def _dict_key(value: dict) -> tuple:
-    return (dict, *[(k, _frozen(v)) for k, v in value.items()])
-
-
-_FREEZE: Final[dict] = {
-    Message: _message_key, Items: _items_key,
-    Rank: lambda v: (Rank, v.value), Card: lambda v: (Card, v.value), Word: lambda v: (Word, v.value),
-    Param: lambda v: (Param, v.name), Cards: lambda v: (Cards, v.codes), Fact: lambda v: (Fact, v.pointer),
-    VariantRef: lambda v: (VariantRef, v.id, v.names),
-    ParamValue: lambda v: (ParamValue, v.name, _frozen(v.value)),
-    tuple: _sequence_key, list: _sequence_key, dict: _dict_key,
-    bool: lambda v: (bool, v), float: lambda v: (float, v),
-}
-
-
-def _made(message: Message) -> dict | None:
-    """What is made of the message's value so far (its words by language, its machine form under
-    ``None``), found by one look-up of its key: a key is a nest of tuples, hashed anew at each look-up.
-    None when an argument cannot be part of a key."""
-    key = _frozen(message)
-    try:
-        made = _MESSAGES.get(key)
-    except TypeError:  # an argument that is not hashable
-        return None
-    if made is None:
-        made = _remember(_MESSAGES, key, {})
-    return made
-
-
-def _remember(table: dict, key, value):
-    if len(table) >= _SAID_MAX:
-        table.clear()
-    table[key] = value
-    return value
-
-
-def said(message: Message, lang: str) -> str:
-    """``render(message, lang)``, made once for each message value and language."""
-    made = _made(message)
-    if made is None:
-        return render(message, lang)
-    hit = made.get(lang)
-    if hit is None:
-        hit = made[lang] = render(message, lang)
-    return hit
-
-
-_CODE_OF = {Card: lambda v: v.value, Rank: lambda v: v.value, Param: lambda v: v.name, Fact: lambda v: v.pointer,
-            Word: lambda v: v.value, VariantRef: lambda v: v.id, Cards: lambda v: list(v.codes)}
-
-
-def code(value):
-    """:func:`adjudicator.messages.code_of` (the machine form of a message or argument), by type at once."""
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
-        return value
-    if kind is Message:
-        return {"key": value.key, "args": {name: code(arg) for name, arg in value.args.items()}}
-    made = _CODE_OF.get(kind)
-    return made(value) if made is not None else code_of(value)
-
-
-def said_and_code(message: Message, lang: str | None) -> tuple[str | None, dict]:
-    """The message's words and its machine form, made once per value; without a language, the form alone."""
-    if not lang:
-        return None, code(message)  # made directly: cheaper than the key it would be found by
-    made = _made(message)
-    if made is None:
-        return render(message, lang), message.code()
-    code_ = made.get(None)
-    if code_ is None:
-        code_ = made[None] = code(message)
-    words_ = made.get(lang)
-    if words_ is None:
-        words_ = made[lang] = render(message, lang)
-    return words_, code_
 
 
 def house_rule(h: HouseRuleUsed) -> dict:
@@ -227,6 +122,10 @@ def house_rule(h: HouseRuleUsed) -> dict:
 
 def finding(f: Finding, lang: str, words: bool = True) -> dict:
     explanation, code = said_and_code(f.message, lang if words else None)
+    return _finding(f, explanation, code, words)
+
+
+def _finding(f: Finding, explanation: str | None, code: dict, words: bool) -> dict:
     out: dict[str, Any]
     if words:
         out = {"rule": f.rule, "passed": f.passed, "explanation": explanation, "parameters": list(f.parameters),
@@ -241,9 +140,6 @@ def finding(f: Finding, lang: str, words: bool = True) -> dict:
     return out
 
 
-_INTERPRETATIONS: Final[dict[tuple, tuple]] = {}  # (id, language) -> (the interpretation, its JSON)
-
-
 def interpretation(i: Interpretation, lang: str, words: bool = True) -> dict:
     """``note`` is the variant author's note (in the reader's language where the variant file gives it);
     ``summary`` says what was applied, in the reader's language. Without words, neither.
@@ -256,7 +152,9 @@ def interpretation(i: Interpretation, lang: str, words: bool = True) -> dict:
         hit = _INTERPRETATIONS.get(key)
         if hit is not None and hit[0] is i:
             return hit[1]
-        return _remember(_INTERPRETATIONS, key, (i, _interpretation(i, lang, words)))[1]
+        made = frozen(_interpretation(i, lang, words))
+        keep(_INTERPRETATIONS, key, (i, made), _made_size(key, i, made))
+        return made
     return _interpretation(i, lang, words)
 
 
@@ -275,48 +173,20 @@ def _interpretation(i: Interpretation, lang: str, words: bool) -> dict:
             "note": note, "summary": said_, "citations": citations(i.citations)}
 
 
-_PLAIN_WORDS: Final[dict[tuple, str]] = {}  # (key, language) -> the words of a text that takes no arguments
-
-
-def words_for(key: str, lang: str, **args) -> str:
-    """A catalogue text by key, filled (:func:`adjudicator.render.words`), made once per value; a text without
-    arguments (a score line's label, a rule's name) found by its key alone."""
-    if args:
-        return said(Message(key, args), lang)
-    hit = _PLAIN_WORDS.get((key, lang))
-    return hit if hit is not None else _remember(_PLAIN_WORDS, (key, lang), said(Message(key, {}), lang))
-
-
-_SUMMARIES: Final[dict[tuple, str]] = {}
-
-
-def ruling_summary(r: Ruling, lang: str) -> str:
-    """:func:`adjudicator.render.summary`, made once for each thing a summary can say.
-
-    It reads the variant, the action, the verdict, the failing findings' messages, what is missing
-    or not stated, and the readings with what each came to; rulings alike in all of that share it.
-    """
-    try:
-        key = (r.variant, r.variant_ref, r.action, r.verdict, lang, r.missing, r.not_stated, r.across,
-               tuple(_frozen(f.message) for f in r.findings if f.passed is False),
-               tuple((reading.values, reading.verdict, _frozen(reading.messages)) for reading in r.readings))
-        hit = _SUMMARIES.get(key)
-    except TypeError:  # an argument that cannot be a key: made each time
-        return summary(r, lang)
-    return hit if hit is not None else _remember(_SUMMARIES, key, summary(r, lang))
-
-
 def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
     """A ruling as JSON; ``words=False`` leaves out every sentence (the keys, rule ids and citations stay)."""
     out: dict[str, Any] = {"variant": r.variant, "verdict": r.verdict}
-    if words:
-        out["summary"] = ruling_summary(r, lang)
-    out["reasons"] = [finding(f, lang, words) for f in r.findings]
+    if words:  # everything the ruling says, asked of the words in one call (each made once, kept there)
+        summary_, said_findings, consequences = ruling_words(r, lang)
+        out["summary"] = summary_
+        out["reasons"] = [_finding(f, said_[0], said_[1], True) for f, said_ in zip(r.findings, said_findings)]
+    else:
+        out["reasons"] = [finding(f, lang, False) for f in r.findings]
     out["interpretations"] = [interpretation(i, lang, words) for i in r.interpretations]
     out["missing"] = list(r.missing)
     out["not_stated"] = list(r.not_stated)
     if words:
-        out["consequences"] = [said(m, lang) for m in r.consequences]
+        out["consequences"] = consequences
     else:
         out["consequence_messages"] = [said_and_code(m, None)[1] for m in r.consequences]
     # one-off per ruling: made directly, not kept among the shared citation lists (it would only crowd them)
@@ -330,24 +200,35 @@ def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
     points = open_points(r, lang, words)
     if points:
         out["open_points"] = points
+    if r.cannot_happen:
+        out["cannot_happen"] = [cannot_happen(c, lang, words) for c in r.cannot_happen]
     return out
+
+
+def cannot_happen(c, lang: str, words: bool = True) -> dict:
+    """A reading under which the table itself cannot happen: its values, and each check of the table that
+    fails read so, with the field it points at."""
+    return {"values": {p: jsonable(v) for p, v in c.values},
+            "reasons": [{"pointer": at, **finding(f, lang, words)} for at, f in c.failures]}
 
 
 def open_points(r: Ruling, lang: str, words: bool = True) -> list[dict]:
     """The points of the text a table could settle to decide this ruling: the question, and each answer
     with the verdict it gives (where the ruling was tried that way)."""
-    if r.verdict != "undetermined":
+    if r.verdict != Verdict.UNDETERMINED:
         return []
     out = []
     for name, values in r.open_points:
         verdicts = {dict(reading.values).get(name): reading.verdict for reading in r.readings
                     if len(reading.values) == 1}
+        ruled_out = [dict(c.values).get(name) for c in r.cannot_happen if len(c.values) == 1]
         point = {"parameter": name}
         if words:
             point["question"] = words_for("open_point.question", lang, parameter=Param(name))
         point["choices"] = [{"value": jsonable(v),
                              **({"label": said(statement(name, v), lang)} if words else {}),
-                             **({"verdict": verdicts[v]} if v in verdicts else {})} for v in values]
+                             **({"verdict": verdicts[v]} if v in verdicts else {}),
+                             **({"cannot_happen": True} if v in ruled_out else {})} for v in values]
         out.append(point)
     return out
 
@@ -376,9 +257,6 @@ def score_line(line: ScoreLine, lang: str) -> dict:
                          "points": line.points, "parameters": list(line.parameters)}, line.citations, line.house_rules)
 
 
-_OPENINGS: Final[dict[tuple, tuple]] = {}  # (id(opening), language) -> (the opening, its JSON)
-
-
 def next_opening(o: NextOpening, lang: str) -> dict:
     """A team's next opening requirement. The engine keeps one per variant and band
     (:mod:`adjudicator.scoring.opening`), so its JSON is made once per language and shared; an undetermined
@@ -389,7 +267,9 @@ def next_opening(o: NextOpening, lang: str) -> dict:
     hit = _OPENINGS.get(key)
     if hit is not None and hit[0] is o:
         return hit[1]
-    return _remember(_OPENINGS, key, (o, _next_opening(o, lang)))[1]
+    made = frozen(_next_opening(o, lang))
+    keep(_OPENINGS, key, (o, made), _made_size(key, o, made))
+    return made
 
 
 def _next_opening(o: NextOpening, lang: str) -> dict:
@@ -404,15 +284,15 @@ def _next_opening(o: NextOpening, lang: str) -> dict:
     else:
         out["text"] = words_for("opening.next", lang, points=o.points)
     out["status"] = o.status
-    if o.status != "stated" and not o.undetermined:
+    if o.status != Status.STATED and not o.undetermined:
         out["note"] = translated(o.note, o.notes, lang)
     return _add_sources(out, o.citations, o.house_rules)
 
 
 def _standing(need, lang: str) -> dict:
     """An opening figure's status, and the variant's note where the text does not state it outright."""
-    if need.status == "stated":
-        return {"status": "stated"}
+    if need.status == Status.STATED:
+        return {"status": Status.STATED}
     return {"status": need.status, "note": translated(need.note, need.notes, lang)}
 
 
@@ -463,6 +343,8 @@ def _field_error(issue, lang: str) -> dict:
     rule = issue.message.args.get("rule")
     if isinstance(rule, str):
         out["rule"] = rule
+        # the parameters the refusal rests on: only ones the variant states or a house rule settles
+        out["parameters"] = list(issue.message.args.get("parameters") or ())
     return out
 
 
@@ -507,31 +389,16 @@ def _shown(p) -> dict:
 _OUTCOME_WORD = {True: "passed", False: "failed", None: "undetermined", "not checked": "not checked"}
 
 
-_SHOWN_LISTS: Final[dict[int, tuple]] = {}  # id(tuple of shown parameters) -> (the tuple, its JSON list)
-_KEPT_SAID: Final[dict[tuple, tuple]] = {}  # (id(message), language) -> (the message, its words)
-
-
 def shown_list(ps: tuple) -> list[dict]:
     """The parameters a difference shows, as JSON. The comparison keeps one tuple per variant and set of
     names (:func:`adjudicator.compare.comparison.shown_all`), so the list made for a tuple is handed out
-    again (never changed after it is made), like :func:`citations`."""
+    again, read-only, like :func:`citations`."""
     hit = _SHOWN_LISTS.get(id(ps))
     if hit is not None and hit[0] is ps:
         return hit[1]
-    out = [_shown(p) for p in ps]
-    if len(_SHOWN_LISTS) >= _CITATION_LISTS_MAX:
-        _SHOWN_LISTS.clear()
-    _SHOWN_LISTS[id(ps)] = (ps, out)
+    out = frozen([_shown(p) for p in ps])
+    keep(_SHOWN_LISTS, id(ps), (ps, out), _made_size(id(ps), ps, out))
     return out
-
-
-def said_kept(message: Message, lang: str) -> str:
-    """:func:`said` for a message the engine keeps and hands out again (a difference's ``why``), found by the
-    message itself before its value is worked out (the message is kept here too, so its id is never reused)."""
-    hit = _KEPT_SAID.get((id(message), lang))
-    if hit is not None and hit[0] is message:
-        return hit[1]
-    return _remember(_KEPT_SAID, (id(message), lang), (message, said(message, lang)))[1]
 
 
 def rule_difference(d: RuleDifference, lang: str) -> dict:
@@ -582,10 +449,11 @@ def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug, words: 
         return options_comparison(c, lang, problem_type)
     groups = [{"verdict": g.verdict, "variants": list(g.variants)} if g.verdict is not None else
               {"totals": dict(g.totals or {}), "variants": list(g.variants)} for g in c.groups]
-    diff = rule_difference if c.kind == "ruling" else score_difference
     return {"kind": c.kind, "variants": list(c.variants),
             "results": [_result(r, lang, problem_type, words) for r in c.results],
-            "agree": c.agree, "groups": groups, "differences": [diff(d, lang) for d in c.differences]}
+            "agree": c.agree, "groups": groups,
+            "differences": [rule_difference(d, lang) if isinstance(d, RuleDifference) else score_difference(d, lang)
+                            for d in c.differences]}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -640,7 +508,7 @@ def option(o, lang: str) -> dict:
         out["rank"] = o.rank
     if o.points is not None:
         out["points"] = o.points
-    if o.kind == "go_out":
+    if o.kind == ActionType.GO_OUT:
         out["concealed"] = o.concealed
     out["ruling"] = ruling(o.ruling, lang)
     return out
@@ -679,5 +547,43 @@ def options_comparison(c: Comparison, lang: str, problem_type=lambda slug: slug)
     return {"kind": c.kind, "variants": list(c.variants), "results": [_result(r, lang, problem_type) for r in c.results],
             "agree": c.agree,
             "groups": [{"options": list(g.options or ()), "variants": list(g.variants)} for g in c.groups],
-            "differences": [option_difference(d, lang) for d in c.differences]}
+            "differences": [rule_difference(d, lang) if isinstance(d, RuleDifference) else option_difference(d, lang)
+                            for d in c.differences]}
 
+
+
+# ----------------------------------------------------------------------------------------------
+# Replays
+
+
+def replay(r, lang: str) -> dict:
+    """The replay as JSON: entries in short, the first illegal move in full, the table, the score."""
+    first = r.first_illegal
+    table = r.table
+    return {
+        "variant": r.variant,
+        "moves_ruled": len(r.entries),
+        "entries": [_replay_entry(e, lang) for e in r.entries],
+        "first_illegal": None if first is None else {
+            "index": first.index, "player": first.player,
+            "reason": None if first.reason is None else {**first.reason.code(), "text": render(first.reason, lang)},
+            "ruling": None if first.ruling is None else ruling(first.ruling, lang)},
+        "table": {"to_play": table.seat, "drew": table.drew, "stock_count": table.stock_count,
+                  "discard_pile": list(table.pile), "hands": [list(h) for h in table.hands],
+                  "teams": [{"melds": [list(m) for m in table.melds[t]], "red_threes": table.red_threes[t],
+                             "opened": bool(table.melds[t])} for t in range(r.teams)],
+                  "has_melded": list(table.melded), "went_out": table.went_out},
+        "ended": r.ended,
+        "score_request": r.score_request,
+        "score": None if r.score is None else score(r.score, lang),
+        "score_problem": None if r.score_error is None else problem_members(r.score_error, lang),
+    }
+
+
+def _replay_entry(e, lang: str) -> dict:
+    out = {"index": e.index, "player": e.player, "verdict": e.verdict,
+           "rules": [] if e.ruling is None else list(dict.fromkeys(f.rule for f in e.ruling.findings)),
+           "summary": render(e.reason, lang) if e.ruling is None else summary(e.ruling, lang)}
+    if e.reason is not None and e.ruling is not None:
+        out["reason"] = render(e.reason, lang)
+    return out

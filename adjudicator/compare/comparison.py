@@ -10,14 +10,18 @@ ruling, a score or the options under each of a list of variants) and returns a :
   variant raises the very same error, it is the request's fault, not the variants',
   and it is raised as the single-variant call would raise it.
 * ``groups``: the variants that agree (same verdict; same round and total per team),
-  in order of first appearance; ``agree`` when there is at most one group.
+  in order of first appearance; ``agree`` when there is at most one group and no
+  variant finds the table impossible while another answers.
 * ``differences``: why they part ways. For a ruling, one entry per rule whose
   findings differ (checked by some variants and not others, or with another
   outcome); for a score, one per line item (per team, and per round of a game)
   whose points differ or that some variants do not count. Each names the
   parameters behind it -- those its findings or lines read in any variant, the
   catalogue's parameters for the rule, the points a text left open -- with each
-  variant's value, status and citations, and which of them differ.
+  variant's value, status and citations, and which of them differ. Where a
+  variant finds the table impossible and another answers, that comes first: a
+  ``table.possible`` difference naming what rules the table out there (the
+  stated parameters its refusal rests on) and what the others say of it.
 
 Everything is read from the typed findings and lines themselves: the parameters
 a check read, the points that left it open, the parameters a check read before
@@ -30,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.engine import rule
-from ..model.errors import AdjudicatorError, RuleNotStated
+from ..model.errors import AdjudicatorError, ImpossibleInput, RuleNotStated
 from ..model.findings import Finding, HouseRuleUsed, Ruling
 from ..rules.judge import cited_once
 from ..model.messages import Fact, Items, Message, Param, ParamValue, Word, msg
@@ -170,7 +174,51 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
     else:
         groups = _score_groups(answered)
         differences = _score_differences(answered, ruled, loaded)
-    return Comparison(request.kind, request.variants, tuple(results), len(groups) <= 1, groups, differences)
+    refused = [r for r in results if isinstance(r.problem, ImpossibleInput)]
+    if refused and answered:  # a table one variant rules out and another answers: they differ, and first there
+        others = tuple(d for d in differences if getattr(d, "rule", None) != "table.possible")  # said in the first
+        differences = (_table_difference(results, ruled, variants), *others)
+    agree = len(groups) <= 1 and not (refused and answered)
+    return Comparison(request.kind, request.variants, tuple(results), agree, groups, differences)
+
+
+def _table_difference(results: list[VariantResult], ruled: dict[str, Variant],
+                      variants: dict[str, Variant]) -> RuleDifference:
+    """Whether the table can happen, variant by variant: the refusals (with the stated parameters each rests
+    on) and the answers (with the readings under which, there, it could not happen)."""
+    taking = [r for r in results if r.problem is None or isinstance(r.problem, ImpossibleInput)]
+    ids = [r.variant for r in taking]
+    rules_of = {vid: ruled.get(vid) or variants[vid] for vid in ids}
+    read: list[str] = []
+    told: dict[str, Finding] = {}
+    for r in taking:
+        if r.problem is not None:
+            for issue in r.problem.issues:
+                read += issue.message.args.get("parameters") or ()
+        elif r.ruling is not None:
+            said = next((f for f in r.ruling.findings if f.rule == "table.possible"), None)
+            if said is not None:
+                told[r.variant] = said
+                read += said.parameters
+    names = tuple(dict.fromkeys(read))
+    differing, why = _why(names, rules_of, ids)
+    entries = []
+    for r in taking:
+        rules = rules_of[r.variant]
+        if r.problem is not None:
+            issues = r.problem.issues
+            entries.append(RuleDifferenceEntry(
+                r.variant, False, msg("compare.explanations", items=Items(tuple(i.message for i in issues), " ")),
+                shown_all(rules, names), cited_once(rules, tuple(dict.fromkeys(
+                    n for i in issues for n in (i.message.args.get("parameters") or ()))))))
+        elif r.variant in told:
+            said = told[r.variant]
+            entries.append(RuleDifferenceEntry(r.variant, True, said.message, shown_all(rules, names),
+                                               said.citations))
+        else:
+            entries.append(RuleDifferenceEntry(r.variant, True, msg("compare.table_can_happen", variant=rules.ref),
+                                               shown_all(rules, names), ()))
+    return RuleDifference("table.possible", names, differing, why, tuple(entries))
 
 
 def _ruling_of(result: VariantResult) -> Ruling:

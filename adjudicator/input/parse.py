@@ -27,12 +27,13 @@ from typing import Any, Final
 
 from ..model import cards as card_codes
 from . import house_rules, shape
-from ..model.actions import ACTION_TYPES, Action, Add, action_type, parsed_action, parsed_add
+from ..model.actions import ACTION_TYPES, Action, Add, action_type
+from ..model.enums import ActionType
 from ..model.errors import COUNTED, MAX_ISSUES, AdjudicatorError, ImpossibleInput, Issue, MalformedRequest, UnknownVariant, issue, pointer
 from ..model.messages import Items, Word
 from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, CompareRequest, OptionsRequest, RulingRequest, ScoreRequest, \
     TeamRound
-from ..model.situation import EMPTY_SIDE, NOT_GIVEN, Side, Situation, parsed_side, parsed_situation
+from ..model.situation import EMPTY_SIDE, NOT_GIVEN, Side, Situation
 from ..rules.table_check import deck_issues
 from ..variants import Variant
 
@@ -44,6 +45,7 @@ _CANONICAL: Final[dict[str, str]] = card_codes.CANONICAL  # every canonical code
 TABLE_COUNTS = ("melded_points", "natural_canastas", "mixed_canastas")
 RULING_MEMBERS = ("situation", "action")
 SCORE_MEMBERS = ("teams", "rounds")
+LAYING: Final = (ActionType.TAKE_PILE, ActionType.MELD, ActionType.GO_OUT)  # the actions that may lay melds
 
 
 # ----------------------------------------------------------------------------------------------
@@ -128,7 +130,8 @@ def players(rules: Variant, value: Any, at: str, required: bool) -> int | None:
         return None
     if int(value) not in supported:
         raise ImpossibleInput([issue(at, "error.players_unsupported", variant=rules.ref,
-                                     supported=_counts(supported), players=int(value))])
+                                     supported=_counts(supported), players=int(value),
+                                     parameters=("players.supported",))])
     return int(value)
 
 
@@ -187,7 +190,7 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
     pile = raw.get("discard_pile")
     hand = player.get("hand")
     taken = (turn or {}).get("cards_from_pile")
-    out = parsed_situation(  # Situation(...) for the canonical cards made here, each field in order
+    out = Situation(  # the cards are canonical here: the constructor keeps them as they are
         players(rules, raw.get("players"), f"{base}/players", required=False),
         raw.get("first_round"),
         raw.get("stock_count"),
@@ -211,8 +214,8 @@ def _side(raw: dict | None, base: str, melds_at: str, issues: list[Issue]) -> Si
     if raw is None:
         return EMPTY_SIDE
     melds = raw.get("melds")
-    return parsed_side(raw.get("score"), None if melds is None else meld_list(melds, base, issues, melds_at),
-                       raw.get("red_threes"))
+    return Side(raw.get("score"), None if melds is None else meld_list(melds, base, issues, melds_at),
+                raw.get("red_threes"))
 
 
 def action(raw: dict, base: str = "/action") -> Action:
@@ -227,25 +230,25 @@ def action(raw: dict, base: str = "/action") -> Action:
     melds: tuple = ()
     adds: tuple = ()
     discard = None
-    if kind == "take_pile":
+    if kind == ActionType.TAKE_PILE:
         with_cards = card_list(raw.get("with") or [], base, issues, "/with")
-    if kind in ("take_pile", "meld", "go_out"):
+    if kind in LAYING:
         melds = meld_list(raw.get("melds") or [], base, issues, "/melds")
         add = raw.get("add")
         if add:
             adds = _adds(add, f"{base}/add", issues)
-    if kind == "go_out" and raw.get("discard") is not None:
+    if kind == ActionType.GO_OUT and raw.get("discard") is not None:
         discard = one_card(raw["discard"], f"{base}/discard", issues)
-    if kind == "discard":
+    if kind == ActionType.DISCARD:
         if raw.get("card") is None:
             issues.append(issue(f"{base}/card", "error.discard_without_card"))
         else:
             discard = one_card(raw["card"], f"{base}/card", issues)
-    if kind == "meld" and not melds and not adds:
+    if kind == ActionType.MELD and not melds and not adds:
         issues.append(issue(f"{base}/melds", "error.meld_without_melds"))
     if issues:
         raise ImpossibleInput(issues)
-    return parsed_action(typed, with_cards, melds, adds, discard)  # Action(...) for the canonical cards made here
+    return Action(typed, with_cards, melds, adds, discard)  # canonical cards: kept as they are
 
 
 def _adds(raw: list, at: str, issues: list[Issue]) -> tuple[Add, ...]:
@@ -257,9 +260,9 @@ def _adds(raw: list, at: str, issues: list[Issue]) -> tuple[Add, ...]:
             rank = card_codes.parse(f"{to}S")[:-1] if isinstance(to, str) and _is_rank(to) else None
             if rank is None:
                 issues.append(issue(f"{where}/to", "error.add_to_rank"))
-            out.append(parsed_add(card_list(item.get("cards") or [], f"{where}/cards", issues), rank, where))
+            out.append(Add(card_list(item.get("cards") or [], f"{where}/cards", issues), rank, where))
         else:
-            out.append(parsed_add(card_list(item, where, issues), None, where))
+            out.append(Add(card_list(item, where, issues), None, where))
     return tuple(out)
 
 

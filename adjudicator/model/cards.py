@@ -12,6 +12,8 @@ three, and a code that names no card is a :class:`CardError`.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .errors import ImpossibleInput, issue
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -85,13 +87,63 @@ def _canonical(codes: tuple) -> bool:
         return False
 
 
+def is_canonical(codes: object) -> bool:
+    """Whether ``codes`` is a tuple of canonical codes already (what the parser and the engine make): the model's
+    constructors then keep it as it is, without building the pointers :func:`parse_all` would need."""
+    if type(codes) is not tuple:
+        return False
+    try:
+        return _ALL_KNOWN(codes)  # the frozenset's own issuperset, bound once: one call into C
+    except TypeError:  # an unhashable item where a code should be
+        return False
+
+
+def _melds_known(melds: object) -> bool:
+    """Every meld of ``melds`` (None: none) a tuple of canonical codes (TypeError for an unhashable code)."""
+    if melds is None:
+        return True
+    if type(melds) is not tuple:
+        return False
+    known = _ALL_KNOWN
+    for meld in melds:
+        if type(meld) is not tuple or not known(meld):
+            return False
+    return True
+
+
+def action_canonical(with_cards: object, melds: object, discard: object) -> bool:
+    """Whether an action's cards are canonical already (the cards shown with the pile's top card, the melds,
+    the card discarded), in one call: the action's constructor then keeps them as they are."""
+    try:
+        return (with_cards == () or (type(with_cards) is tuple and _ALL_KNOWN(with_cards))) and \
+            _melds_known(melds) and (discard is None or (type(discard) is str and discard in _CANONICAL_CODES))
+    except TypeError:  # an unhashable item where a code should be
+        return False
+
+
+def table_canonical(hand: object, pile: object, taken: object, team: object, opponents: object) -> bool:
+    """Whether a situation's cards are canonical already -- its hand, pile and cards taken from the pile (each
+    None or a tuple of codes) and both teams' melds (None or a tuple of melds) -- in one call: the
+    situation's constructor then keeps them as they are."""
+    known = _ALL_KNOWN
+    try:
+        return (hand is None or (type(hand) is tuple and known(hand))) and \
+            (pile is None or (type(pile) is tuple and known(pile))) and \
+            (taken == () or (type(taken) is tuple and known(taken))) and _melds_known(team) and \
+            _melds_known(opponents)
+    except TypeError:  # an unhashable item where a code should be
+        return False
+
+
 # Every canonical code maps to itself: the fast path of parse() and of situation parsing.
 CANONICAL: dict[str, str] = {}
 for _r in RANKS:
     for _s in SUITS:
         CANONICAL[_r + _s] = _r + _s
 CANONICAL[JOKER] = JOKER
-_CANONICAL_CODES = frozenset(CANONICAL)
+_CANONICAL_CODES: Final[frozenset[str]] = frozenset(CANONICAL)
+_ALL_KNOWN: Final = _CANONICAL_CODES.issuperset
+RANK_SET: Final = frozenset(RANKS)
 
 
 def rank(card: str) -> str:

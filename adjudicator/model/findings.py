@@ -35,6 +35,17 @@ class Reading:
 
 
 @dataclass(frozen=True, slots=True)
+class CannotHappen:
+    """A reading under which the table itself cannot happen: the values it gives the points the text leaves
+    open (or reads two ways, or the service interprets), and the checks of the table that fail read so, each
+    with the pointer of the field it fails at. A ruling is decided under the other readings only; a table that
+    no reading allows is refused instead (:mod:`adjudicator.rules.table_check`)."""
+
+    values: tuple[tuple[str, Any], ...]  # (parameter, value) pairs
+    failures: tuple[tuple[str, "Finding"], ...]  # (JSON pointer, the failed check)
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     """The outcome of one check.
 
@@ -93,6 +104,7 @@ class Ruling:
     across: tuple[str, ...] = ()  # the open points it was decided across (same verdict under every reading)
     variant_ref: Any = field(default=None, compare=False)  # the variant, named for people
     open_points: tuple = ()  # (parameter, the values a table could give it) for each open point it hangs on
+    cannot_happen: tuple[CannotHappen, ...] = ()  # readings under which the table itself cannot happen
 
     def failed(self) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if f.passed is False)
@@ -154,11 +166,12 @@ def reading(values: tuple, verdict: Verdict, messages: tuple = ()) -> Reading:
 
 def ruling(variant: str, action: str, verdict: Verdict, findings: tuple, interpretations: tuple, missing: tuple,
            not_stated: tuple, consequences: tuple, skipped: dict, two_way: tuple, variant_ref: Any,
-           readings: tuple = (), across: tuple = (), open_points: tuple = ()) -> Ruling:
+           readings: tuple = (), across: tuple = (), open_points: tuple = (), cannot_happen: tuple = ()) -> Ruling:
     """``Ruling(...)``, made faster (the engine's hot path: every run of the checks, every merge of readings)."""
     made = _new(Ruling)
     made.__dict__.update(variant=variant, action=action, verdict=verdict, findings=findings,
                          interpretations=interpretations, missing=missing, not_stated=not_stated,
                          consequences=consequences, skipped=skipped, two_way=two_way, readings=readings,
-                         across=across, variant_ref=variant_ref, open_points=open_points)
+                         across=across, variant_ref=variant_ref, open_points=open_points,
+                         cannot_happen=cannot_happen)
     return made

@@ -13,7 +13,7 @@ Each has a ``code`` property: the value a program sees in JSON.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 
@@ -164,9 +164,12 @@ def code_of(value: Any) -> Any:
 
 
 def jsonable(value: Any) -> Any:
-    """A value as JSON has it: mapping keys become strings (``{2: 5000}`` -> ``{"2": 5000}``)."""
+    """A value as JSON has it: mapping keys become strings (``{2: 5000}`` -> ``{"2": 5000}``), a record (a
+    dataclass: an opening requirement) its fields by name, in order."""
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in fields(value)}
     return value

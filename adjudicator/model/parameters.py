@@ -97,6 +97,7 @@ PARAMETERS: tuple[Param, ...] = tuple(
         _p("first_round.no_opening", "bool"),
         _p("first_round.no_pile", "bool"),
         # the discard pile
+        _p("pile.taken_whole", "bool"),
         _p("pile.upcard_turn_more", "enum_list", choices=UPCARD_KINDS),
         _p("pile.frozen_by", "enum_list",
            choices=FREEZERS),

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .enums import Status
+
 
 @dataclass(frozen=True, slots=True)
 class Requirement:
@@ -25,6 +27,6 @@ class Requirement:
     band_min: int | None = None
     band_max: int | None = None
     negative: bool = False
-    status: str = "stated"
+    status: Status = Status.STATED
     note: str | None = None
     notes: tuple[tuple[str, str], ...] = ()

@@ -27,7 +27,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "pile.unfrozen.natural_and_wild": ("pile.unfrozen_natural_and_wild",),
     "pile.unfrozen.add_to_meld": ("pile.unfrozen_add_to_meld",),
     "pile.cards_same_turn": ("pile.cards_usable_same_turn",),
-    "pile.taken_whole": ("turn.draw_first",),
+    "pile.taken_whole": ("pile.taken_whole",),
     "meld.same_rank": ("meld.min_cards",),
     "meld.min_cards": ("meld.min_cards",),
     "meld.min_naturals": ("meld.min_naturals",),
@@ -46,4 +46,5 @@ RULES: dict[str, tuple[str, ...]] = {
     "go_out.keep_card": ("go_out.canastas_required",),
     "go_out.all_cards": ("go_out.meld_all", "go_out.discard_last"),
     "go_out.partner_answer": ("go_out.ask_partner",),
+    "table.possible": (),  # the readings under which the table itself cannot happen (rules.table_check)
 }

@@ -4,14 +4,16 @@ Every fact is optional: ``None`` means "not given". Reading one that a check
 needs raises :class:`MissingFact` naming it, so the ruling
 answers ``undetermined`` for that check instead of guessing. Build one directly
 (``Situation(hand=("9H", "9S"), ...)``) or from request JSON with
-:func:`adjudicator.input.parse.situation`.
+:func:`adjudicator.input.parse.situation`, which calls the same constructor.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from .cards import parse_all, parse_melds
+from .cards import parse_all, parse_melds, table_canonical
+
+_set_dict = object.__setattr__
 
 
 class MissingFact(Exception):
@@ -25,16 +27,28 @@ class MissingFact(Exception):
 NOT_GIVEN = "not given"  # turn.drew when the request does not say whether the player has drawn
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Side:
-    """One team as the situation shows it."""
+    """One team as the situation shows it. Its melds are put in canonical form by the situation it stands in
+    (which knows where they stand, to point at a code that names no card)."""
 
-    score: int | None = None
-    melds: tuple[tuple[str, ...], ...] | None = None
-    red_threes: int | None = None
+    score: int | None
+    melds: tuple[tuple[str, ...], ...] | None
+    red_threes: int | None
+
+    def __init__(self, score: int | None = None, melds: tuple[tuple[str, ...], ...] | None = None,
+                 red_threes: int | None = None):
+        _S_SCORE(self, score)  # the slots set directly: a frozen dataclass's __init__ sets each by object.__setattr__
+        _S_MELDS(self, melds)
+        _S_RED(self, red_threes)
 
 
-@dataclass(frozen=True)
+_S_SCORE, _S_MELDS, _S_RED = (Side.__dict__[name].__set__ for name in ("score", "melds", "red_threes"))
+_SIDE_SETTERS = (_S_SCORE, _S_MELDS, _S_RED)
+EMPTY_SIDE = Side()
+
+
+@dataclass(frozen=True, init=False)
 class Situation:
     """The table around one action.
 
@@ -44,39 +58,48 @@ class Situation:
     top card. ``partner_answer`` is what the partner said when asked "may I go out?" (None:
     not asked, or not known). ``base`` is
     where these facts stand in a request, so a missing one can be named by pointer.
+
+    The constructor is the one way to make one, by hand or by the parser: it puts every card code in
+    canonical form (``"3h"`` is the three of hearts, never a black three; a
+    :class:`~adjudicator.model.cards.CardError` points at a code that names no card), so a situation made
+    by hand is ruled as the same situation parsed from JSON; cards canonical already (what the parser
+    makes) are kept as they are, at the cost of one look at each list.
     """
 
-    players: int | None = None
-    first_round: bool | None = None
-    stock_count: int | None = None
-    pile: tuple[str, ...] | None = None
-    team: Side = field(default_factory=Side)
-    opponents: Side = field(default_factory=Side)
-    hand: tuple[str, ...] | None = None
-    hand_count: int | None = None
-    has_melded: bool | None = None
-    drew: str | None = NOT_GIVEN
-    cards_from_pile: tuple[str, ...] = ()
-    partner_answer: str | None = None  # "yes" or "no": the partner's answer to "may I go out?" this turn
-    base: str = "/situation"
+    players: int | None
+    first_round: bool | None
+    stock_count: int | None
+    pile: tuple[str, ...] | None
+    team: Side
+    opponents: Side
+    hand: tuple[str, ...] | None
+    hand_count: int | None
+    has_melded: bool | None
+    drew: str | None
+    cards_from_pile: tuple[str, ...]
+    partner_answer: str | None  # "yes" or "no": the partner's answer to "may I go out?" this turn
+    base: str
 
-    def __post_init__(self):
-        """Normalise every card code once (``"3h"`` is the three of hearts, never a black three; a
-        :class:`~adjudicator.model.cards.CardError` points at a code that names no card), so that a
-        situation made by hand is ruled as the same situation parsed from JSON."""
-        base, set_ = self.base, object.__setattr__
-        if self.hand is not None:
-            set_(self, "hand", parse_all(self.hand, base + "/player/hand"))
-        if self.pile is not None:
-            set_(self, "pile", parse_all(self.pile, base + "/discard_pile"))
-        if self.cards_from_pile:
-            set_(self, "cards_from_pile", parse_all(self.cards_from_pile, base + "/turn/cards_from_pile"))
-        for name in ("team", "opponents"):
-            side = getattr(self, name)
-            if side.melds:
-                melds = parse_melds(side.melds, f"{base}/{name}/melds")
-                if melds is not side.melds:
-                    set_(self, name, replace(side, melds=melds))
+    def __init__(self, players: int | None = None, first_round: bool | None = None, stock_count: int | None = None,
+                 pile: tuple[str, ...] | None = None, team: Side = EMPTY_SIDE, opponents: Side = EMPTY_SIDE,
+                 hand: tuple[str, ...] | None = None, hand_count: int | None = None, has_melded: bool | None = None,
+                 drew: str | None = NOT_GIVEN, cards_from_pile: tuple[str, ...] = (),
+                 partner_answer: str | None = None, base: str = "/situation"):
+        if not table_canonical(hand, pile, cards_from_pile, team.melds, opponents.melds):  # one look (compiled)
+            if hand is not None:
+                hand = parse_all(hand, base + "/player/hand")
+            if pile is not None:
+                pile = parse_all(pile, base + "/discard_pile")
+            if cards_from_pile:
+                cards_from_pile = parse_all(cards_from_pile, base + "/turn/cards_from_pile")
+            if team.melds:
+                team = replace(team, melds=parse_melds(team.melds, base + "/team/melds"))
+            if opponents.melds:
+                opponents = replace(opponents, melds=parse_melds(opponents.melds, base + "/opponents/melds"))
+        _set_dict(self, "__dict__", {
+            "players": players, "first_round": first_round, "stock_count": stock_count, "pile": pile, "team": team,
+            "opponents": opponents, "hand": hand, "hand_count": hand_count, "has_melded": has_melded, "drew": drew,
+            "cards_from_pile": cards_from_pile, "partner_answer": partner_answer, "base": base})
 
     # --- facts a check needs (each ``need_*`` makes its test itself: one call less on the engine's hot path) --
     def need(self, value, path: str):
@@ -150,37 +173,127 @@ class Situation:
         return out
 
 
-# --- made from parsed JSON ----------------------------------------------------------------------------
-# The parser (adjudicator.input.parse) has already put every card in canonical form and pointed at each one that
-# names no card, so a situation it makes need not go through __post_init__'s normalising again, nor through the
-# frozen dataclass's __init__, which sets each field by object.__setattr__ (most of what making one costs). These
-# make the same classes, equal field for field to what __init__ makes from the same canonical cards.
-
 _new = object.__new__
-_SIDE_SETTERS = tuple(Side.__dict__[name].__set__ for name in Side.__slots__)
-assert Side.__slots__ == ("score", "melds", "red_threes")
-_set_dict = object.__setattr__
-EMPTY_SIDE = Side()
 
 
-def parsed_side(score: int | None, melds: tuple[tuple[str, ...], ...] | None, red_threes: int | None) -> Side:
-    """``Side(score, melds, red_threes)`` for melds of canonical cards (what the parser makes)."""
-    made = _new(Side)
-    s_score, s_melds, s_red = _SIDE_SETTERS
-    s_score(made, score)
-    s_melds(made, melds)
-    s_red(made, red_threes)
+# --- the table a meld's part is ruled on: the slow facts only, the others withheld --------------------
+# The options search rules each part of a meld move once and keeps its ruling across requests, keyed by the
+# facts that change slowly in a round (adjudicator.options.parts). A fact left out of that key must not be
+# read by a check, or the kept ruling would be exact only for the table it was first made on. So the part's
+# table withholds every other fact: a check that reads one through its ``need_*`` reader finds it missing (the
+# part stays undetermined and the move is ruled whole on the real table); a check that reads one directly
+# finds it missing too (:class:`WithheldFact`), and the read is recorded on the table (``reads``) and counted
+# (:data:`DIRECT_READS`), so the part's ruling is never used whatever the check made of it, and a test
+# (tests/test_options_exact.py) fails until the check reads the fact through the judge's reader.
+
+DIRECT_READS: dict[str, int] = {}  # withheld fact -> times a check read it directly on a part's table
+
+
+class WithheldFact(MissingFact):
+    """A fact a check read directly on a part's table, which withholds it (see above)."""
+
+
+def _withheld(name: str, path: str) -> property:
+    def read(self):
+        DIRECT_READS[name] = DIRECT_READS.get(name, 0) + 1
+        self.reads.append(name)
+        raise WithheldFact(self.at + path)
+    read.__name__ = name.rpartition(".")[2]
+    return property(read, doc=f"Withheld on a part's table: reading it raises :class:`WithheldFact` ({name}).")
+
+
+class PartSide(Side):
+    """A team on a part's table: its melds, and its score and red threes withheld."""
+
+    __slots__ = ("at", "reads")
+    score = _withheld("side.score", "/score")  # type: ignore[assignment]
+    red_threes = _withheld("side.red_threes", "/red_threes")  # type: ignore[assignment]
+
+    def __eq__(self, other):
+        return type(other) is PartSide and (self.melds, self.at) == (other.melds, other.at)
+
+    def __hash__(self):
+        return hash((PartSide, self.melds, self.at))
+
+    def __repr__(self):
+        return f"PartSide(melds={self.melds!r})"
+
+
+def _part_side(melds, at: str, reads: list) -> PartSide:
+    made = _new(PartSide)
+    _SIDE_SETTERS[1](made, melds)
+    object.__setattr__(made, "at", at)
+    object.__setattr__(made, "reads", reads)
     return made
 
 
-def parsed_situation(players: int | None, first_round: bool | None, stock_count: int | None,
-                     pile: tuple[str, ...] | None, team: Side, opponents: Side, hand: tuple[str, ...] | None,
-                     hand_count: int | None, has_melded: bool | None, drew: str | None,
-                     cards_from_pile: tuple[str, ...], partner_answer: str | None, base: str) -> Situation:
-    """``Situation(...)`` (every field, in order) for cards in canonical form already (what the parser makes)."""
-    made = _new(Situation)
+_KEPT = ("players", "first_round", "hand_count", "has_melded", "drew", "cards_from_pile", "partner_answer", "base")
+
+
+class PartTable(Situation):
+    """The slow facts of a table -- players, the turn, both teams' melds, the hand's size -- and nothing else.
+
+    Every other fact (the hand, the pile, the stock, the scores, the red threes) is withheld: see above.
+    ``reads`` lists the withheld facts read directly on this table so far. Equal (and hashed) by the facts
+    it keeps, so it can stand in a cache's key.
+    """
+
+    reads: list[str]  # the withheld facts read directly on this table (set when it is made)
+    stock_count = _withheld("stock_count", "/stock_count")  # type: ignore[assignment]
+    pile = _withheld("discard_pile", "/discard_pile")  # type: ignore[assignment]
+    hand = _withheld("player.hand", "/player/hand")  # type: ignore[assignment]
+
+    @property
+    def at(self) -> str:
+        return self.base
+
+    def _key(self) -> tuple:
+        fields = self.__dict__
+        return tuple(fields[name] for name in _KEPT) + (self.team.melds, self.opponents.melds)
+
+    def __eq__(self, other):
+        return type(other) is PartTable and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return "PartTable(" + ", ".join(f"{n}={v!r}" for n, v in zip(_KEPT + ("team", "opponents"), self._key())) + ")"
+
+    # the judge's readers: a withheld fact is missing, as on any table that does not give it (not a direct read)
+    def need_hand(self) -> tuple[str, ...]:
+        raise MissingFact(self.base + "/player/hand")
+
+    def need_hand_size(self) -> int:
+        value = self.hand_count
+        if value is None:
+            raise MissingFact(self.base + "/player/hand")
+        return value
+
+    def need_pile(self) -> tuple[str, ...]:
+        raise MissingFact(self.base + "/discard_pile")
+
+    def need_stock_count(self) -> int:
+        raise MissingFact(self.base + "/stock_count")
+
+    def need_team_score(self) -> int:
+        raise MissingFact(self.base + "/team/score")
+
+    def cards_shown(self) -> list[str]:
+        raise MissingFact(self.base + "/player/hand")
+
+
+def part_table(situation: Situation) -> PartTable:
+    """The table a meld's part is ruled on: ``situation``'s slow facts (the hand's size for the cards a meld
+    must leave), every other fact withheld."""
+    reads: list[str] = []
+    made = _new(PartTable)
+    base = situation.base
     _set_dict(made, "__dict__", {
-        "players": players, "first_round": first_round, "stock_count": stock_count, "pile": pile, "team": team,
-        "opponents": opponents, "hand": hand, "hand_count": hand_count, "has_melded": has_melded, "drew": drew,
-        "cards_from_pile": cards_from_pile, "partner_answer": partner_answer, "base": base})
+        "players": situation.players, "first_round": situation.first_round,
+        "team": _part_side(situation.team.melds, base + "/team", reads),
+        "opponents": _part_side(situation.opponents.melds, base + "/opponents", reads),
+        "hand_count": len(situation.hand) if situation.hand is not None else situation.hand_count,
+        "has_melded": situation.has_melded, "drew": situation.drew, "cards_from_pile": situation.cards_from_pile,
+        "partner_answer": situation.partner_answer, "base": base, "reads": reads})
     return made

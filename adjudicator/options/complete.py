@@ -409,7 +409,7 @@ def _lay_message(action: Action) -> Message:
 def _key(group: str, action: Action, situation: Situation | None = None) -> str:
     """A stable key naming the move by kinds: ``meld:add(K:K,K);meld(9,9,JK)`` (and, after taking the pile,
     ``;from_pile(7)``: the kinds laid that came from it, where that tells two moves apart)."""
-    parts = [f"with({_key_kinds(action.with_cards)})"] if action.type == "take_pile" else []
+    parts = [f"with({_key_kinds(action.with_cards)})"] if action.type == ActionType.TAKE_PILE else []
     parts += sorted(f"meld({_key_kinds(m)})" for m in action.melds)
     parts += sorted(f"add({a.to}:{_key_kinds(a.cards)})" for a in action.adds)
     if action.discard:

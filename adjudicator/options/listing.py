@@ -297,7 +297,7 @@ def _concealed(ruling: Ruling) -> bool | None:
     keys = {c.key for c in ruling.consequences}
     if "consequence.concealed" in keys:
         return True
-    if ruling.action == "go_out" and not keys & {"consequence.concealed_depends", "consequence.concealed_disputed"}:
+    if ruling.action == ActionType.GO_OUT and not keys & {"consequence.concealed_depends", "consequence.concealed_disputed"}:
         return False
     return None
 

@@ -11,18 +11,19 @@ just those checks undetermined. Nothing here names a variant.
 from __future__ import annotations
 
 from ..model.actions import Action
-from ..model.cards import JOKER, is_black_three, is_red_three
+from ..model.cards import JOKER, beyond, counts, is_black_three, is_red_three
+from ..model.enums import ActionType
 from ..model.findings import Ruling
 from .going_out import check_all_cards, check_canastas, check_last_discard, check_partner_answer, concealed
 from .judge import Judge, MissingFact, NotStated
 from ..model.messages import Card
 from .opening import check_opening, pile_cards_apart, without_pile_cards
-from .readings import decide_across
+from .readings import TableDoubt, decide_across
 from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, check_pile_not_empty,
-                   frozen_reasons, take_onto_meld, take_with_hand, top_usable)
+                   frozen_reasons, shown_in_adds, take_onto_meld, take_with_hand, top_usable)
 from ..model.situation import Situation
 from .table import Table, lay_all
-from .table_check import check_table
+from .table_check import check_table, table_doubt
 from .turn import check_draw, check_drew, first_round
 from ..variants import Variant
 
@@ -30,10 +31,11 @@ from ..variants import Variant
 def rule(situation: Situation, action: Action, rules: Variant) -> Ruling:
     """Rule on ``action`` in ``situation`` under ``rules`` (a variant, with any house rules applied).
 
-    A table that cannot happen is refused first (:func:`~adjudicator.rules.table_check.check_table` raises
-    :class:`~adjudicator.model.errors.ImpossibleInput`), so a library caller and the HTTP service refuse the
-    same tables. Where the ruling hangs on a point the text leaves open, it is decided across the point's
-    readings (:mod:`adjudicator.rules.readings`).
+    A table that a stated rule of the variant rules out is refused first
+    (:func:`~adjudicator.rules.table_check.check_table` raises :class:`~adjudicator.model.errors.ImpossibleInput`),
+    so a library caller and the HTTP service refuse the same tables. Where the ruling hangs on a point the
+    text leaves open, it is decided across the point's readings (:mod:`adjudicator.rules.readings`), and only
+    under those the table can happen under.
     """
     check_table(rules, situation, action)
     return rule_checked(situation, action, rules)
@@ -41,8 +43,17 @@ def rule(situation: Situation, action: Action, rules: Variant) -> Ruling:
 
 def rule_checked(situation: Situation, action: Action, rules: Variant) -> Ruling:
     """:func:`rule` for a table already checked: the option search rules many actions of one table, each
-    built from the hand it checked."""
-    return decide_across(lambda ruled: rule_once(situation, action, ruled), rules)
+    built from the hand it checked. The readings its table cannot happen under are worked out once per
+    situation (:func:`~adjudicator.rules.table_check.table_doubt`), so every path decides alike."""
+    return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, table_doubt(rules, situation))
+
+
+def rule_part(situation: Situation, action: Action, rules: Variant, doubt: TableDoubt | None) -> Ruling:
+    """:func:`rule_checked` on a part of a table: the option search rules a meld's parts on a table that
+    withholds most facts (:class:`~adjudicator.model.situation.PartTable`), whose own doubt cannot be worked
+    out; ``doubt`` is the real table's (:func:`~adjudicator.rules.table_check.table_doubt`), so a part is
+    decided under the same readings as its whole move."""
+    return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, doubt)
 
 
 def rule_once(situation: Situation, action: Action, rules: Variant) -> Ruling:
@@ -82,11 +93,16 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
     with judge.rule("pile.frozen.natural_pair"):  # what freezes the pile is read for this rule's citations
         frozen = frozen_reasons(judge, pile, melds)
     table = Table(judge, melds, situation.opponents.melds or ())
+    adds = action.adds
     if action.with_cards:
         take_with_hand(judge, table, top, action.with_cards, frozen)
     else:
-        take_onto_meld(judge, table, top, frozen)
-    lay_all(table, action.melds, action.adds, going_out=False)
+        shown, adds = shown_in_adds(situation, table, top, adds) if frozen else ([], adds)
+        if shown:  # a frozen pile taken onto the meld, the hand's cards added to it: they are shown with the top
+            take_with_hand(judge, table, top, shown, frozen, onto=True)
+        else:
+            take_onto_meld(judge, table, top, frozen)
+    lay_all(table, action.melds, adds, going_out=False)
     pile_used = check_pile_cards(judge, situation, action)
     groups = [[top, *action.with_cards]] + [list(m) for m in action.melds] + [list(a.cards) for a in action.adds]
     check_opening(judge, situation, table, without_pile_cards(groups, pile_used), pile_used)
@@ -103,11 +119,19 @@ def rule_meld(judge: Judge, situation: Situation, action: Action) -> None:
     table = Table(judge, situation.need_team_melds(), situation.opponents.melds or ())
     lay_all(table, action.melds, action.adds, going_out=False)
     pile_used = check_pile_cards(judge, situation, action)
-    check_opening(judge, situation, table, *pile_cards_apart(situation, action.melds, pile_used))
     left = situation.need_hand_size() - len(action.laid_cards())
-    if left == 0:
-        check_partner_answer(judge, situation, going_out=True)
-    if left <= 1:
+    hidden: bool | None = False
+    waived = False
+    if left <= 1 and situation.hand is not None:
+        # the last card goes with this meld, or with the discard that must end the turn: going out, concealed
+        # where a go-out of these melds would be (and so with its waiver of the opening)
+        rest = beyond(situation.hand, counts(action.laid_cards()))
+        going = Action(ActionType.GO_OUT, melds=action.melds, adds=action.adds, discard=rest[0] if rest else None)
+        hidden, waived = concealed(judge, situation, going, table, say=False)
+    check_opening(judge, situation, table, *pile_cards_apart(situation, action.melds, pile_used), waived=waived,
+                  concealed_out=hidden is not False and left <= 1)
+    if left <= 1:  # going out: the partner's answer binds it
+        check_partner_answer(judge, situation, going_out=True, last_card=left == 1)
         check_canastas(judge, situation, table, left, going_out=False)
 
 
@@ -130,9 +154,11 @@ def rule_discard(judge: Judge, situation: Situation, action: Action) -> None:
     assert card is not None, "a discard names its card (the parser refuses one that does not)"
     if is_red_three(card):
         with judge.rule("red_three.never_melded") as check:
-            judge.param("red_three.laid_out")
-            check.result(False, "discard.red_three", card=Card(card))
-        return
+            if judge.param("red_three.laid_out"):
+                check.result(False, "discard.red_three", card=Card(card))
+        if check.decided:
+            return
+    _red_threes_kept(judge, situation, card)
     if situation.partner_answer is not None:
         check_partner_answer(judge, situation, going_out=situation.need_hand_size() == 1)
     if situation.need_hand_size() == 1:
@@ -140,6 +166,23 @@ def rule_discard(judge: Judge, situation: Situation, action: Action) -> None:
         check_last_discard(judge)
         check_canastas(judge, situation, table, 0, going_out=True)
     _discard_consequences(judge, card)
+
+
+def _red_threes_kept(judge: Judge, situation: Situation, card: str) -> None:
+    """A red three still in hand when the turn ends with a discard: where the text lays red threes out as soon
+    as they come (``red_three.laid_out``), it was kept. Asked only of a hand that is given."""
+    hand = situation.hand
+    if hand is None:
+        return
+    kept = [c for c in hand if is_red_three(c)]
+    if card in kept:
+        kept.remove(card)  # the card discarded is not kept
+    if not kept:
+        return
+    with judge.rule("red_three.never_melded") as check:
+        if judge.param("red_three.laid_out"):
+            judge.decide("red_three.laid_out")
+            check.result(False, "discard.red_three_kept", card=Card(kept[0]))
 
 
 def _discard_consequences(judge: Judge, card: str) -> None:
@@ -157,5 +200,5 @@ def _discard_consequences(judge: Judge, card: str) -> None:
             judge.note("consequence.black_three_blocks")
 
 
-HANDLERS = {"draw": rule_draw, "take_pile": rule_take_pile, "meld": rule_meld, "go_out": rule_go_out,
-            "discard": rule_discard}
+HANDLERS = {ActionType.DRAW: rule_draw, ActionType.TAKE_PILE: rule_take_pile, ActionType.MELD: rule_meld,
+            ActionType.GO_OUT: rule_go_out, ActionType.DISCARD: rule_discard}

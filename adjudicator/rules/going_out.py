@@ -51,9 +51,10 @@ def check_all_cards(judge: Judge, situation: Situation, action) -> None:
             check.result(bool(ok), "go_out.by" if ok else "go_out.by_refused", how=how)
 
 
-def check_partner_answer(judge: Judge, situation: Situation, going_out: bool) -> None:
+def check_partner_answer(judge: Judge, situation: Situation, going_out: bool, last_card: bool = False) -> None:
     """The partner's answer to "may I go out?", where the text makes it binding (``go_out.ask_partner``):
-    after a no the player may not go out, after a yes a turn may not end without going out."""
+    after a no the player may not go out, after a yes a turn may not end without going out. ``last_card``: the
+    action leaves one card, which the turn's discard then gets rid of -- going out all the same."""
     answer = situation.partner_answer
     if answer is None or (answer == "yes") == going_out:
         return
@@ -61,7 +62,8 @@ def check_partner_answer(judge: Judge, situation: Situation, going_out: bool) ->
         binds = judge.param("go_out.ask_partner")
         judge.decide("go_out.ask_partner")
         if binds:
-            check.result(False, "go_out.partner_said_no" if answer == "no" else "go_out.partner_said_yes")
+            said_no = "go_out.partner_said_no_last_card" if last_card else "go_out.partner_said_no"
+            check.result(False, said_no if answer == "no" else "go_out.partner_said_yes")
         else:
             check.result(True, "go_out.partner_answer_free")
 
@@ -73,9 +75,10 @@ def check_last_discard(judge: Judge) -> None:
         check.result(bool(ok), "go_out.last_discard" if ok else "go_out.last_discard_refused")
 
 
-def concealed(judge: Judge, situation: Situation, action, table: Table) -> tuple[bool | None, bool]:
+def concealed(judge: Judge, situation: Situation, action, table: Table, say: bool = True) -> tuple[bool | None, bool]:
     """Note whether a go-out earns the concealed bonus; return (whether it is concealed, None where the text
-    reads that two ways; whether the opening minimum is waived).
+    reads that two ways; whether the opening minimum is waived). ``say=False``: nothing noted (a meld move that
+    leaves the last card to discard asks only whether the waiver is earned).
 
     A player whose team has no melds cannot have melded before, so ``has_melded``
     need not be given then; otherwise an unknown ``has_melded`` leaves the bonus open.
@@ -84,7 +87,8 @@ def concealed(judge: Judge, situation: Situation, action, table: Table) -> tuple
     if has_melded is None and situation.team.melds == ():
         has_melded = False
     if has_melded is None:
-        judge.note("consequence.concealed_depends", fact=Fact(situation.base + "/player/has_melded"))
+        if say:
+            judge.note("consequence.concealed_depends", fact=Fact(situation.base + "/player/has_melded"))
         return False, False
     if has_melded or not judge.known("concealed.allowed"):
         return False, False
@@ -93,7 +97,8 @@ def concealed(judge: Judge, situation: Situation, action, table: Table) -> tuple
         entry = judge.rules.params["concealed.discard_allowed"]
         if entry.readings and entry.source == "document":  # the text reads two ways: say so, state no bonus
             judge.interpret("concealed.discard_allowed")
-            judge.note("consequence.concealed_disputed", bonus=judge.known("score.concealed_extra"))
+            if say:
+                judge.note("consequence.concealed_disputed", bonus=judge.known("score.concealed_extra"))
             return None, False
         if judge.known("concealed.discard_allowed") is False:
             reasons.append(msg("concealed.ends_with_discard"))
@@ -104,7 +109,9 @@ def concealed(judge: Judge, situation: Situation, action, table: Table) -> tuple
         reasons.append(msg("concealed.no_canasta"))
     bonus = judge.known("score.concealed_extra")
     if reasons:
-        judge.note("consequence.not_concealed", reasons=Items(tuple(reasons)))
+        if say:
+            judge.note("consequence.not_concealed", reasons=Items(tuple(reasons)))
         return False, False
-    judge.note("consequence.concealed", bonus=bonus)
+    if say:
+        judge.note("consequence.concealed", bonus=bonus)
     return True, bool(judge.known("concealed.opening_waived_after_stock") and situation.drew == "stock" and new_canasta)

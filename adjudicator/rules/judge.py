@@ -63,7 +63,7 @@ class Check:
     A block that records no result does not appear among the findings.
     """
 
-    __slots__ = ("judge", "id", "params", "passed", "message", "outer", "deciding", "tags")
+    __slots__ = ("judge", "id", "params", "passed", "message", "outer", "deciding", "tags", "unsure")
 
     def __init__(self, judge: "Judge", rule_id: str):
         self.judge = judge
@@ -74,6 +74,7 @@ class Check:
         self.message: Message | None = None  # set by result(): the check decided
         self.deciding: tuple[str, ...] = ()  # parameters whose words decide this check, quoted first
         self.tags: frozenset = NO_TAGS  # the case at hand (band:1500, freezer:joker, wild_in_pair ...)
+        self.unsure: tuple[str, ...] = ()  # parameters it read whose values the text does not state outright
 
     @property
     def decided(self) -> bool:
@@ -131,6 +132,11 @@ class Judge:
         self._read_as = rules.read_as
         self._failed = self._open = 0  # counts of failed and open findings, for the verdict
         self.passed_kept = True  # False: a check that passed having read its parameters leaves no finding
+        # The table's own checks (rules.possible) keep, finding by finding, the parameters each read whose value
+        # neither the document states outright nor a house rule settles: what its outcome rests on besides the
+        # stated rules. A table is refused only where no such parameter decides (rules.table_check).
+        self.grounds: list[tuple[str, ...]] | None = None
+        self.unsure_read: dict[str, None] = {}  # while grounds are kept: every such parameter read, in order
 
     # --- parameters --------------------------------------------------------------------------
     def param(self, name: str) -> Any:
@@ -145,6 +151,10 @@ class Judge:
             return value
         settled, two_way = self._read_as[name]
         self._interpret(name)
+        if self.grounds is not None and self.rules.params[name].source != "house_rule":
+            self.unsure_read[name] = None
+            if current is not None and name not in current.unsure:
+                current.unsure += (name,)
         if not settled:
             raise NotStated(name)
         if two_way and name not in self.two_way:
@@ -171,6 +181,16 @@ class Judge:
         current = self._current
         assert current is not None, "case() names the case of a running check"
         current.tags = current.tags | frozenset(tags)
+
+    def cite(self, name: str) -> None:
+        """Quote a parameter's words for the running check without resting on its value (the sentence that
+        defines a meld as cards of one rank, which the size limit's citations hold)."""
+        current = self._current
+        assert current is not None, "cite() quotes words for a running check"
+        if name not in current.params:
+            current.params.append(name)
+        if name not in self._plain:
+            self._interpret(name)
 
     def rests_on(self, name: str, *tags: str) -> None:
         """Cite a parameter already read (outside this check) as one the running check rests on."""
@@ -242,6 +262,8 @@ class Judge:
             self._interpret(name)
         passed = check.passed
         self.findings.append(finding(check.id, passed, message, names, citations, house, open_on, missing))
+        if self.grounds is not None:
+            self.grounds.append(check.unsure)
         if passed is not True:
             if passed is False:
                 self._failed += 1

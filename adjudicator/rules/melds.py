@@ -75,7 +75,7 @@ def check_meld(judge: Judge, cards, subject: Message, going_out: bool = False) -
     naturals: list[str] | None = None
     wilds: list[str] = []
     with judge.rule("meld.same_rank") as check:
-        judge.param("meld.min_cards")  # the sentence that defines a meld as cards of one rank
+        judge.cite("meld.min_cards")  # the sentence that defines a meld as cards of one rank (not its size)
         naturals, wilds = split(judge, cards)
         ranks = {rank(c) for c in naturals}
         if len(ranks) > 1:

@@ -152,14 +152,12 @@ def _what_does_not_count(judge: Judge, table, situation: Situation, short: int) 
 
 def pile_cards_apart(situation: Situation, groups, used_from_pile) -> tuple[list[list[str]], list[str]]:
     """The melds of a turn that began by taking the pile, split for the opening check: the pile's top card
-    (the last of ``turn.cards_from_pile``) counts as the hand's cards do; the other pile cards the melds use
-    are set apart, and ``opening.pile_top_only`` says whether they count."""
+    (the last of ``turn.cards_from_pile``) counts as the hand's cards do (``used_from_pile`` leaves it out:
+    :func:`~adjudicator.rules.pile.pile_cards_used`); the other pile cards the melds use are set apart, and
+    ``opening.pile_top_only`` says whether they count."""
     if not used_from_pile:  # the usual case: no pile card in the melds, nothing to set apart
         return [list(group) for group in groups], []
     left = Counter(used_from_pile)
-    taken = situation.cards_from_pile
-    if taken and left[taken[-1]] > 0:
-        left[taken[-1]] -= 1
     kept_groups, apart = [], []
     for group in groups:
         kept = []

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from ..model.cards import JOKER, beyond, counts, is_black_three, is_red_three, rank
 from .judge import Judge, NotStated
-from .melds import natural_rank
+from .melds import natural_rank, sure_rank
 from ..model.messages import Card, Cards, Items, Message, Rank, msg
 from ..model.situation import Situation
 from .table import Table
@@ -133,11 +133,29 @@ def take_onto_meld(judge: Judge, table: Table, top: str, frozen: list[Freeze]) -
     table.add([top], rank(top), msg("subject.top", top=Card(top)))
 
 
-def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: list[Freeze]) -> None:
-    """Taking the pile with cards from the hand that meld with its top card."""
+def _makes_meld(top_rank: str, matching: list[str], with_cards) -> bool:
+    """Whether the cards shown could make a new meld with the top card: a natural pair, or one natural and a
+    card that may be wild (a joker or a two)."""
+    if len(matching) >= 2:
+        return True
+    return len(matching) == 1 and any(c == JOKER or c[:-1] == "2" for c in with_cards if c not in matching)
+
+
+def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: list[Freeze], onto: bool = False) -> None:
+    """Taking the pile with cards from the hand that meld with its top card. Where the team has a meld of the
+    top card's rank, they go with it onto that meld: the same play as taking the pile onto the meld and adding
+    them (``onto``: the action was written so), and where a team may hold a second meld of a rank it may still
+    add to the first. Cards that make no meld with the top card are taken that way only."""
     top_rank = rank(top)
     matching = [c for c in with_cards if c != JOKER and rank(c) == top_rank]
-    if frozen:
+    target = table.find(top_rank)
+    if not frozen and target is not None and not _makes_meld(top_rank, matching, with_cards):
+        onto = True
+        with judge.rule("pile.unfrozen.add_to_meld") as check:
+            ok = judge.param("pile.unfrozen_add_to_meld")
+            check.result(bool(ok), "pile.top_with_onto_meld" if ok else "pile.top_needs_hand_cards", top=Card(top),
+                         cards=Cards(tuple(with_cards)), rank=Rank(top_rank))
+    elif frozen:
         with judge.rule("pile.frozen.natural_pair") as check:
             judge.param("pile.frozen_natural_pair")
             judge.decide("pile.frozen_natural_pair")
@@ -173,27 +191,46 @@ def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: lis
                                  rank=Rank(top_rank), wild=Card(wild[0]))
             else:
                 check.result(False, "pile.no_natural", rank=Rank(top_rank), top=Card(top))
-    target = table.find(top_rank)
     group = [top] + list(with_cards)
     subject = msg("subject.top_with", top=Card(top), cards=Cards(tuple(with_cards)))
-    if target is not None:
-        one = None
-        with judge.rule("meld.one_per_rank") as check:
-            one = judge.param("meld.one_per_rank")
-            check.result(True, "meld.pile_onto_meld" if one else "meld.pile_second_meld", rank=Rank(top_rank))
-        if one:
-            table.add(group, top_rank, subject)
-            return
+    if target is not None:  # onto the team's meld of that rank: where a second meld of it is allowed, so is this
+        table.add(group, top_rank, subject)
+        return
     table.lay(group, subject, going_out=False)
 
 
+def shown_in_adds(situation: Situation, table: Table, top: str, adds) -> tuple[list[str], tuple]:
+    """A take written without cards shown but adding hand cards to the team's meld of the top card's rank: those
+    cards are shown with the top card (the same play, however written). (cards shown, the other additions)."""
+    top_rank = rank(top)
+    if situation.hand is None or table.find(top_rank) is None:
+        return [], tuple(adds)
+    left = counts(situation.hand)
+    shown: list[str] = []
+    rest = []
+    for add in adds:
+        onto = (add.to or sure_rank(add.cards)) == top_rank
+        if onto and all(left.get(c, 0) >= n for c, n in counts(add.cards).items()):
+            for c in add.cards:
+                left[c] -= 1
+            shown += add.cards
+        else:
+            rest.append(add)
+    return shown, tuple(rest)
+
+
 def pile_cards_used(situation: Situation, action) -> list[str]:
-    """Cards the action melds that can only have come from the pile this turn."""
+    """Cards the action melds that can only have come from the pile this turn, beyond its top card (the last
+    of ``turn.cards_from_pile``), which the take puts to use at once."""
     if action.type == "take_pile":
         return beyond(action.laid_cards(), counts(situation.need_hand(), action.with_cards))
-    if situation.drew != "pile" or not situation.cards_from_pile:
+    taken = situation.cards_from_pile
+    if situation.drew != "pile" or not taken:
         return []
-    return beyond(action.laid_cards(), counts(situation.need_hand(), situation.cards_from_pile))
+    used = beyond(action.laid_cards(), counts(situation.need_hand(), taken))
+    if taken[-1] in used:
+        used.remove(taken[-1])
+    return used
 
 
 def check_pile_cards(judge: Judge, situation: Situation, action) -> list[str]:

@@ -1,40 +1,44 @@
-"""Whether a table can happen under a variant: the one check every path runs before it rules.
+"""Whether a table can happen under a variant: the checks every path runs before it rules.
 
 A ruling, the options of a situation, a comparison and a batch item all pass
-through :func:`check_situation` (:func:`adjudicator.rules.table_check.check_table` calls it,
-and :func:`adjudicator.rules.engine.rule` calls that). Each
-limit comes from the variant's own parameters, so a new variant file gets them
-without code:
+through :func:`probe` (:func:`adjudicator.rules.table_check.check_table` runs it,
+and :func:`adjudicator.rules.engine.rule` runs that). Each limit comes from the
+variant's own parameters, so a new variant file gets them without code:
 
 * the stock: no more cards than the deal leaves (``deck`` less ``deal.cards``
-  for every player, less the upcard), nor more than the deck leaves beside the
-  cards the table shows;
+  for every player, less the upcard -- or less every card of the pile: each was
+  turned up from the stock or discarded after a draw from it), nor more than the
+  deck leaves beside the cards the table shows;
 * the melds lying on the table: every composition rule of the variant
   (:func:`adjudicator.melds.check_meld`), black threes only in the act of going
   out, one meld per rank where the text says so;
 * the opening band: a team whose band opens only with a canasta has one once it
   has melded (canastas are never broken up);
-* a pile taken this turn leaves no pile behind (a team yet to open may still be
-  showing the opening the take makes, so an unopened team is not refused: its
-  melds are ruled, with only the top card counting where the text says so);
+* nobody has melded in a first round that allows no opening;
+* a pile taken this turn leaves no pile behind, and its top card lies in a meld of
+  the team (``pile.taken_whole``);
 * a partner's answer only where the player has a partner (``players.team_size``);
 * a red three lies in the pile only as an upcard, or under upcards that make one
   turn another (``pile.upcard_turn_more``): it is never discarded.
 
-A failed check is an :class:`~adjudicator.errors.ImpossibleInput` whose issue
-points at the field and says, with the rule's words quoted, what rules it out.
-Where the text leaves a limit open, the table is not refused.
+:func:`probe` only finds: each check that fails (or cannot be decided) is a
+:class:`Fault` at its field, with the parameters its outcome rests on that the
+text does not state outright (its ``grounds``). Whether that refuses the table or
+only rules out some readings of the text is :mod:`adjudicator.rules.table_check`'s
+to say: a table is refused only where a stated rule rules it out.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..model.cards import JOKER, is_black_three, is_red_three
-from ..model.errors import ImpossibleInput, Issue
 from ..model.findings import Finding
 from .judge import Judge, NotStated
 from .melds import canastas, check_meld, natural_rank, sure_rank
 from ..model.messages import Card, Cards, Items, Message, Param, ParamValue, Rank, msg
 from .opening import requirement
+from .readings import readings_for
 from ..model.parameters import band_for
 from ..model.situation import Side, Situation
 from ..variants import Variant
@@ -44,52 +48,96 @@ _NOT_WORKED_OUT = object()  # a cache entry not made yet (None is an answer: no 
 MAX_KNOWN_MELDS = 4096  # melds a variant remembers as possible (cleared when full: a client may send many)
 
 
-def rule_failed(finding: Finding) -> Message:
-    """A failed check as an error: what failed, the rule id and the words of the rule it rests on."""
-    return msg("error.rule_failed", explanation=finding.message, rule=finding.rule,
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A check of the table that failed (``finding.passed`` False) or could not be decided (None): the field it
+    points at, and the parameters it read whose values neither the document states outright nor a house rule
+    settles -- what its outcome rests on besides the stated rules."""
+
+    pointer: str
+    finding: Finding
+    grounds: tuple[str, ...]
+
+
+class Probe:
+    """What the table's checks found under one variant: the faults, and every parameter any check read that the
+    text leaves open or reads two ways (``points``: another reading of it might rule the table out, or in)."""
+
+    __slots__ = ("faults", "touched", "points")
+
+    def __init__(self, points: frozenset) -> None:
+        self.faults: list[Fault] = []
+        self.touched: dict[str, None] = {}
+        self.points = points
+
+    def collect(self, judge: Judge, at: str) -> None:
+        for name in judge.unsure_read:  # read by checks that found something, and by those that found nothing
+            if name in self.points:
+                self.touched[name] = None
+        for found, rests in zip(judge.findings, judge.grounds or ()):
+            if found.passed is not True:
+                self.faults.append(Fault(at, found, rests))
+
+
+def rule_failed(finding: Finding, parameters: tuple[str, ...] = ()) -> Message:
+    """A failed check as an error: what failed, the rule id, the stated parameters it rests on and the words of
+    the rule."""
+    return msg("error.rule_failed", explanation=finding.message, rule=finding.rule, parameters=parameters,
                quotes=Items(tuple(msg("quote", text=c.quote) for c in finding.citations), " "),
                house_rules=Items(tuple(msg("house_rule.value", parameter=Param(h.parameter),
                                            value=ParamValue(h.parameter, h.value)) for h in finding.house_rules)))
 
 
-def check_situation(rules: Variant, sit: Situation) -> None:
-    """Refuse a situation whose table cannot happen under ``rules``; every fault is gathered first."""
-    issues = situation_issues(rules, sit)
-    if issues:
-        raise ImpossibleInput(issues)
-
-
-def situation_issues(rules: Variant, sit: Situation) -> list[Issue]:
-    """The faults of the table, each an issue at its field quoting the rule that rules it out."""
-    issues: list[Issue] = []
+def probe(rules: Variant, sit: Situation) -> Probe:
+    """Run every check of the table under ``rules``; every fault is gathered, none raised."""
+    out = Probe(open_points(rules))
     base = sit.base
     count = sit.stock_count
     if count is not None and not _stock_fits(rules, sit, count):
-        _check(rules, sit, f"{base}/stock_count", issues, lambda judge: _stock(judge, sit, count))
+        _check(rules, sit, f"{base}/stock_count", out, _Stock(sit, count))
     for name, subject in SIDES:
         side: Side = getattr(sit, name)
         if side.melds:
-            _check_melds(rules, sit, side.melds, side.score, f"{base}/{name}", subject, issues)
+            _check_melds(rules, sit, side.melds, side.score, f"{base}/{name}", subject, out)
+    if sit.first_round and rules.params["first_round.no_opening"].value is not False:
+        for name, _ in SIDES:
+            if getattr(sit, name).melds:
+                _check(rules, sit, f"{base}/{name}/melds", out, _FirstRound())
     if sit.partner_answer is not None and sit.players is not None and _alone(rules, sit.players):
-        _check(rules, sit, f"{base}/turn/partner_answer", issues, lambda judge: _no_partner(judge, sit.players))
-    if sit.drew == "pile" and sit.pile:
-        _check(rules, sit, f"{base}/discard_pile", issues, lambda judge: _pile_left(judge, len(sit.pile)))
+        _check(rules, sit, f"{base}/turn/partner_answer", out, _NoPartner(sit.players))
+    if sit.drew == "pile":
+        if sit.pile:
+            _check(rules, sit, f"{base}/discard_pile", out, _PileLeft(len(sit.pile)))
+        if sit.team.melds == ():
+            _check(rules, sit, f"{base}/team/melds", out, _TopNotMelded())
     if sit.pile:
         for i, card in enumerate(sit.pile):
             if is_red_three(card) and i:
-                _check(rules, sit, f"{base}/discard_pile/{i}", issues,
-                       lambda judge, i=i, card=card: _red_three_in_pile(judge, sit.pile, i, card))
-    return issues
+                _check(rules, sit, f"{base}/discard_pile/{i}", out, _RedThreeInPile(sit.pile, i, card))
+    return out
 
 
-def _check(rules: Variant, sit: Situation, at: str, issues: list[Issue], run) -> None:
-    """Run one check under a judge of its own; its failed findings become issues at ``at``."""
+def open_points(rules: Variant) -> frozenset:
+    """The parameters that can be tried reading by reading under ``rules`` (:func:`readings_for`), worked out once
+    per variant (and per copy with house rules or readings)."""
+    hit = rules.cite_cache.get(_OPEN_POINTS)
+    if hit is None:
+        hit = rules.cite_cache[_OPEN_POINTS] = frozenset(n for n in rules.params if readings_for(rules, n))
+    return hit
+
+
+_OPEN_POINTS = "open points"
+
+
+def _check(rules: Variant, sit: Situation, at: str, out: Probe, run) -> None:
+    """Run one check under a judge of its own; its findings are collected at ``at``."""
     judge = Judge(rules, sit.players)
+    judge.grounds = []
     try:
         run(judge)
     except NotStated:
-        return
-    issues.extend(Issue(at, rule_failed(f)) for f in judge.findings if f.passed is False)
+        pass  # the check records the open point as its finding
+    out.collect(judge, at)
 
 
 # --- the stock ---------------------------------------------------------------------------------
@@ -102,17 +150,17 @@ def stock_limit(judge: Judge, players: int | None) -> tuple[int, int, int] | Non
     """
     deal = judge.param("deal.cards")
     counts = [players] if players is not None else [p for p in judge.rules.value("players.supported")]
-    dealt = [(p * each[p], p, each[p]) for each in _deals(judge.rules, deal) for p in counts if p in each]
+    dealt = [(p * deal[p], p, deal[p]) for p in counts if p in deal]
     if not dealt:
         return None
     total, p, each = min(dealt)
     return judge.rules.deck_size - total - 1, p, each
 
 
-def _deals(rules: Variant, value) -> list[dict]:
-    """The deal as the text gives it, and each other reading of it (sv-classic: 13 or 11 for three players)."""
-    entry = rules.params["deal.cards"]
-    return [value, *(entry.readings if entry.source == "document" else ())]
+def _upcards(sit: Situation) -> int:
+    """Cards that have left the stock besides the deal, at the least: each card in the pile was turned up from
+    the stock or discarded by a player who drew (a take empties the pile), and one was turned up at the start."""
+    return max(1, len(sit.pile)) if sit.pile is not None else 1
 
 
 def _shown(sit: Situation) -> int:
@@ -123,67 +171,92 @@ def _shown(sit: Situation) -> int:
 
 
 def _stock_fits(rules: Variant, sit: Situation, count: int) -> bool:
-    """The usual case, worked out without a judge: the stock fits the deal and the table (a judge words the
-    rest; a deal the text leaves open is never refused)."""
+    """The usual case, worked out without a judge: the stock fits the deal and the table under every deal the
+    text gives (a judge words the rest, reading by reading; a deal the text leaves open is never refused)."""
     entry = rules.params["deal.cards"]
     if not entry.settled:
         return True
-    key = ("least_dealt", sit.players)  # per variant (and house rules: their copy has its own cache)
-    least = rules.cite_cache.get(key, _NOT_WORKED_OUT)
-    if least is _NOT_WORKED_OUT:
+    key = ("most_dealt", sit.players)  # per variant (and house rules: their copy has its own cache)
+    most = rules.cite_cache.get(key, _NOT_WORKED_OUT)
+    if most is _NOT_WORKED_OUT:
         counts = [sit.players] if sit.players is not None else rules.value("players.supported")
-        dealt = [p * deal[p] for deal in _deals(rules, entry.value) for p in counts if p in deal]
-        least = rules.cite_cache[key] = min(dealt) if dealt else None
+        deals = [entry.value, *(entry.readings if entry.source == "document" else ())]
+        # the limit each deal sets is its smallest over the player counts; the deals' largest of those is the
+        # deal that leaves the fewest cards, under which the stock must fit for no reading to rule it out
+        least = [min((p * deal[p] for p in counts if p in deal), default=None) for deal in deals]
+        most = rules.cite_cache[key] = None if None in least else max(x for x in least if x is not None)
     size = rules.deck_size
-    return least is None or count <= min(size - least - 1, size - _shown(sit))
+    return most is None or count <= min(size - most - _upcards(sit), size - _shown(sit))
 
 
-def _stock(judge: Judge, sit: Situation, count: int) -> None:
-    with judge.rule("deal.stock") as check:
-        judge.param("deck.decks")
-        judge.param("deck.jokers")
-        limit = stock_limit(judge, sit.players)
-        judge.decide("deal.cards")
-        if limit is None:
-            return
-        most, players, each = limit
-        if count > most:
-            check.result(False, "table.stock_after_deal", count=count, most=most, deck=judge.rules.deck_size,
-                         players=players, each=each)
-            return
-        shown = _shown(sit)
-        room = judge.rules.deck_size - shown
-        check.result(count <= room, "table.stock_beside_table", count=count, shown=shown,
-                     deck=judge.rules.deck_size)
+class _Stock:
+    """The stock's limits (a callable object, not a closure: nothing of the request is kept in a cycle)."""
+
+    __slots__ = ("sit", "count")
+
+    def __init__(self, sit: Situation, count: int) -> None:
+        self.sit, self.count = sit, count
+
+    def __call__(self, judge: Judge) -> None:
+        sit, count = self.sit, self.count
+        with judge.rule("deal.stock") as check:
+            judge.param("deck.decks")
+            judge.param("deck.jokers")
+            limit = stock_limit(judge, sit.players)
+            judge.decide("deal.cards")
+            if limit is None:
+                return
+            most, players, each = limit
+            upcards = _upcards(sit)
+            if upcards > 1:
+                judge.param("turn.draw_first")  # every turn draws (or takes the pile, emptying it) first
+                most -= upcards - 1
+                if count > most:
+                    check.result(False, "table.stock_after_pile", count=count, most=most, deck=judge.rules.deck_size,
+                                 players=players, each=each, pile=upcards)
+                    return
+            elif count > most:
+                check.result(False, "table.stock_after_deal", count=count, most=most, deck=judge.rules.deck_size,
+                             players=players, each=each)
+                return
+            shown = _shown(sit)
+            room = judge.rules.deck_size - shown
+            check.result(count <= room, "table.stock_beside_table", count=count, shown=shown,
+                         deck=judge.rules.deck_size)
 
 
 # --- the melds on the table --------------------------------------------------------------------
 
 def _check_melds(rules: Variant, sit: Situation, melds: tuple[tuple[str, ...], ...], score: int | None, at: str,
-                 subject_key: str, issues: list[Issue]) -> None:
+                 subject_key: str, out: Probe) -> None:
     clean = True
-    known = rules.cite_cache.setdefault("possible_melds", {})  # melds found possible, per variant
+    # melds found possible, per variant, with the parameters their checks read that the text does not state
+    known = rules.cite_cache.setdefault("possible_melds", {})
     if len(known) > MAX_KNOWN_MELDS:
         known.clear()
     for j, meld in enumerate(melds):
-        if meld in known:
+        read = known.get(meld)
+        if read is not None:
+            for name in read:
+                out.touched[name] = None
             continue
         judge = Judge(rules, sit.players)
+        judge.grounds = []
         check_meld(judge, list(meld), msg(subject_key, index=j + 1, cards=Cards(tuple(meld))), going_out=False)
-        failed = [f for f in judge.findings if f.passed is False]
-        issues.extend(Issue(f"{at}/melds/{j}", rule_failed(f)) for f in failed)
-        if failed or judge.not_stated:
+        before = len(out.faults)
+        out.collect(judge, f"{at}/melds/{j}")
+        if len(out.faults) > before or judge.not_stated:
             clean = False
         else:
-            known[meld] = True
+            known[meld] = tuple(n for n in judge.unsure_read if n in out.points)
     if not clean:
         return
     if len(melds) > 1:
         ranks = [sure_rank(m) for m in melds]
         if None in ranks or len(set(ranks)) < len(ranks):  # else no two melds can share a rank
-            _check(rules, sit, f"{at}/melds", issues, lambda judge: _one_per_rank(judge, melds, subject_key))
+            _check(rules, sit, f"{at}/melds", out, _OnePerRank(melds, subject_key))
     if score is not None and score >= 0 and _band_may_need_canasta(rules, melds, score):
-        _check(rules, sit, f"{at}/melds", issues, lambda judge: _band_canasta(judge, melds, score, subject_key))
+        _check(rules, sit, f"{at}/melds", out, _BandCanasta(melds, score, subject_key))
 
 
 def _band_may_need_canasta(rules: Variant, melds: tuple[tuple[str, ...], ...], score: int) -> bool:
@@ -195,23 +268,35 @@ def _band_may_need_canasta(rules: Variant, melds: tuple[tuple[str, ...], ...], s
     return band_for(bands.value, score)["canasta_required"]
 
 
-def _one_per_rank(judge: Judge, melds: tuple[tuple[str, ...], ...], subject_key: str) -> None:
-    first: dict[str, int] = {}
-    for j, meld in enumerate(melds):
-        meld_rank = natural_rank(judge, meld)
-        if meld_rank is None or is_black_three(meld[0]):
-            continue
-        if meld_rank not in first:
-            first[meld_rank] = j
-            continue
-        with judge.rule("meld.one_per_rank") as check:
-            if judge.param("meld.one_per_rank"):
-                check.result(False, "table.two_melds_of_a_rank", rank=Rank(meld_rank), whose=_whose(subject_key),
-                             first=first[meld_rank] + 1, second=j + 1)
+class _OnePerRank:
+    __slots__ = ("melds", "subject_key")
+
+    def __init__(self, melds: tuple[tuple[str, ...], ...], subject_key: str) -> None:
+        self.melds, self.subject_key = melds, subject_key
+
+    def __call__(self, judge: Judge) -> None:
+        first: dict[str, int] = {}
+        for j, meld in enumerate(self.melds):
+            meld_rank = natural_rank(judge, meld)
+            if meld_rank is None or is_black_three(meld[0]):
+                continue
+            if meld_rank not in first:
+                first[meld_rank] = j
+                continue
+            with judge.rule("meld.one_per_rank") as check:
+                if judge.param("meld.one_per_rank"):
+                    check.result(False, "table.two_melds_of_a_rank", rank=Rank(meld_rank),
+                                 whose=_whose(self.subject_key), first=first[meld_rank] + 1, second=j + 1)
 
 
-def _band_canasta(judge: Judge, melds: tuple[tuple[str, ...], ...], score: int, subject_key: str) -> None:
-    band_canasta(judge, score, True, canastas(judge, melds), _whose(subject_key))
+class _BandCanasta:
+    __slots__ = ("melds", "score", "subject_key")
+
+    def __init__(self, melds: tuple[tuple[str, ...], ...], score: int, subject_key: str) -> None:
+        self.melds, self.score, self.subject_key = melds, score, subject_key
+
+    def __call__(self, judge: Judge) -> None:
+        band_canasta(judge, self.score, True, canastas(judge, self.melds), _whose(self.subject_key))
 
 
 def band_canasta(judge: Judge, score: int, melded: bool, canasta_count: int, whose) -> None:
@@ -228,6 +313,17 @@ def _whose(subject_key: str) -> Message:
     return msg("table.whose_team" if subject_key == "subject.our_meld" else "table.whose_opponents")
 
 
+class _FirstRound:
+    """Melds on the table in a first round that allows no opening."""
+
+    __slots__ = ()
+
+    def __call__(self, judge: Judge) -> None:
+        with judge.rule("first_round.no_opening") as check:
+            if judge.param("first_round.no_opening"):
+                check.result(False, "table.melds_in_first_round")
+
+
 # --- the partner ------------------------------------------------------------------------------
 
 def _alone(rules: Variant, players: int) -> bool:
@@ -235,33 +331,66 @@ def _alone(rules: Variant, players: int) -> bool:
     return entry.settled and entry.value.get(players) == 1
 
 
-def _no_partner(judge: Judge, players: int) -> None:
+class _NoPartner:
     """A partner's answer where everyone plays alone (sv-classic with two or three players)."""
-    with judge.rule("go_out.partner_answer") as check:
-        judge.param("players.team_size")
-        judge.decide("players.team_size")
-        check.result(False, "table.partner_answer_alone", players=players)
+
+    __slots__ = ("players",)
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+
+    def __call__(self, judge: Judge) -> None:
+        with judge.rule("go_out.partner_answer") as check:
+            judge.param("players.team_size")
+            judge.decide("players.team_size")
+            check.result(False, "table.partner_answer_alone", players=self.players)
 
 
 # --- the pile ----------------------------------------------------------------------------------
 
-def _pile_left(judge: Judge, count: int) -> None:
-    with judge.rule("pile.taken_whole") as check:
-        judge.param("turn.draw_first")
-        check.result(False, "table.pile_left_after_take", count=count)
+class _PileLeft:
+    """A pile still lying there after it was taken this turn."""
+
+    __slots__ = ("count",)
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def __call__(self, judge: Judge) -> None:
+        with judge.rule("pile.taken_whole") as check:
+            if judge.param("pile.taken_whole"):
+                check.result(False, "table.pile_left_after_take", count=self.count)
+
+
+class _TopNotMelded:
+    """A pile taken this turn while the team has no meld: the take lays the top card in one."""
+
+    __slots__ = ()
+
+    def __call__(self, judge: Judge) -> None:
+        with judge.rule("pile.taken_whole") as check:
+            if judge.param("pile.taken_whole"):
+                check.result(False, "table.pile_taken_no_meld")
 
 
 UPCARD_KIND = {"joker": lambda c: c == JOKER, "two": lambda c: c != JOKER and c[:-1] == "2",
                "red_three": is_red_three, "black_three": is_black_three}
 
 
-def _red_three_in_pile(judge: Judge, pile, i: int, card: str) -> None:
+class _RedThreeInPile:
     """A red three above the pile's first card: possible only among upcards that each made one turn another."""
-    with judge.rule("red_three.never_melded") as check:
-        if not judge.param("red_three.laid_out"):
-            return
-        more = judge.param("pile.upcard_turn_more")
-        turned = all(any(UPCARD_KIND[k](c) for k in more) for c in pile[:i])
-        if not turned:
-            judge.decide("red_three.laid_out")
-            check.result(False, "table.red_three_in_pile", card=Card(card), position=i + 1)
+
+    __slots__ = ("pile", "i", "card")
+
+    def __init__(self, pile: tuple[str, ...], i: int, card: str) -> None:
+        self.pile, self.i, self.card = pile, i, card
+
+    def __call__(self, judge: Judge) -> None:
+        with judge.rule("red_three.never_melded") as check:
+            if not judge.param("red_three.laid_out"):
+                return
+            more = judge.param("pile.upcard_turn_more")
+            turned = all(any(UPCARD_KIND[k](c) for k in more) for c in self.pile[:self.i])
+            if not turned:
+                judge.decide("red_three.laid_out")
+                check.result(False, "table.red_three_in_pile", card=Card(self.card), position=self.i + 1)

@@ -13,14 +13,23 @@ One with the same outcome under every reading is kept as it is (its words
 naming each reading where they differ), and so is one that passes wherever a
 reading reaches it; one whose outcome depends on the reading is open, and says
 what it is under each.
+
+The table itself may be one that some readings rule out (a red three above the
+bottom of the pile, where the text leaves open whether a red three is ever
+discarded): :mod:`adjudicator.rules.table_check` hands those over as a
+:class:`TableDoubt`. The ruling is then decided under the readings where the
+table can happen only -- if they agree, that is the verdict -- and it says which
+readings make the table impossible (``Ruling.cannot_happen``, and a passed
+finding ``table.possible`` in words, first among its findings).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import product
 from typing import Callable
 
-from ..model.findings import ILLEGAL, UNDETERMINED, Finding, Ruling, reading, ruling
+from ..model.findings import ILLEGAL, UNDETERMINED, CannotHappen, Finding, Ruling, reading, ruling
 from ..model.findings import finding as made_finding
 from .judge import cited_once
 from ..words.clauses import reading_message
@@ -29,6 +38,32 @@ from ..model.parameters import BY_NAME, readings_of
 from ..variants import Variant
 
 MAX_POINTS = 3  # open points tried together: at most 2 x 2 x 2 rulings for three true/false points
+
+
+@dataclass(frozen=True)
+class TableDoubt:
+    """The readings of the text under which a table cannot happen (:func:`adjudicator.rules.table_check.assess`).
+
+    ``points`` are the parameters tried reading by reading (empty where only the service's interpretation of
+    a limit rules the table out: the table is then ruled as given); ``cannot`` says, for each reading that
+    rules it out, what fails; ``excluded`` are the readings (:func:`reading_key`) a ruling is not decided
+    under."""
+
+    points: tuple[str, ...]
+    cannot: tuple[CannotHappen, ...]
+    excluded: frozenset
+
+    def excludes(self, chosen: tuple) -> bool:
+        """Whether a reading of (at least) the doubt's points is one the table cannot happen under."""
+        if not self.excluded:
+            return False
+        values = dict(chosen)
+        return reading_key(tuple((p, values[p]) for p in self.points if p in values)) in self.excluded
+
+
+def reading_key(chosen: tuple) -> tuple:
+    """A reading as a key: each value by its repr (``True`` is not ``1``; a list is a value too)."""
+    return tuple((name, repr(value)) for name, value in chosen)
 
 
 def readings_for(rules: Variant, name: str) -> tuple:
@@ -54,9 +89,17 @@ def _open_points(ruling: Ruling, rules: Variant, known: list[str]) -> list[str]:
             if n not in known and readings_for(rules, n)]
 
 
-def decide_across(run: Callable[[Variant], Ruling], rules: Variant) -> Ruling:
-    """``run(rules)``; where it hangs on open points, ``run`` again under each reading of them."""
+def decide_across(run: Callable[[Variant], Ruling], rules: Variant, table: TableDoubt | None = None) -> Ruling:
+    """``run(rules)``; where it hangs on open points, ``run`` again under each reading of them. Where some
+    readings rule the table out (``table``), they are tried too, and the ruling is decided under the others."""
     first = run(rules)
+    if table is not None:
+        return _with_table(run, rules, first, table)
+    return _across(run, rules, first)
+
+
+def _across(run: Callable[[Variant], Ruling], rules: Variant, first: Ruling) -> Ruling:
+    """:func:`decide_across` once ``first`` (the ruling under the rules as they stand) is made."""
     if not first.not_stated and not first.two_way:
         return first  # most rulings: nothing open, nothing read two ways
     points = _open_points(first, rules, [])[:MAX_POINTS]
@@ -75,7 +118,57 @@ def decide_across(run: Callable[[Variant], Ruling], rules: Variant) -> Ruling:
         if not more or len(points) >= MAX_POINTS:
             break
         points += more[:MAX_POINTS - len(points)]
-    return _merge(first, points, runs, rules, tries)
+    return _merge(first, points, runs, rules, tries.words, tries.points, tries.values)
+
+
+def _with_table(run: Callable[[Variant], Ruling], rules: Variant, first: Ruling, table: TableDoubt) -> Ruling:
+    """The ruling decided under the readings where the table can happen: the table's points first, then the
+    ruling's own open points, every combination tried, those the table cannot happen under left out."""
+    if not table.points:  # only the service's interpretation rules the table out: ruled as given, and said so
+        return _told(_across(run, rules, first), rules, table)
+    points = list(table.points)
+    points += [p for p in _open_points(first, rules, points)][:max(0, MAX_POINTS - len(points))]
+    while True:
+        tries = _tries(rules, points)
+        kept: list[tuple[tuple, Ruling]] = []
+        said: list[Message] = []
+        for (chosen, read, as_written), words in zip(tries.each, tries.words):
+            if table.excludes(chosen):
+                continue
+            kept.append((chosen, first if as_written else run(read)))
+            said.append(words)
+        more: list[str] = []
+        for _, ruling in kept:
+            if ruling.not_stated or ruling.two_way:
+                more += _open_points(ruling, rules, points + more)
+        if not more or len(points) >= MAX_POINTS:
+            break
+        points += more[:MAX_POINTS - len(points)]
+    if len(kept) == 1:  # one reading allows the table: the ruling under it is the ruling
+        return _told(kept[0][1], rules, table)
+    merged = _merge(first, points, kept, rules, said, tries.points, tries.values)
+    return _told(merged, rules, table)
+
+
+def _told(ruled: Ruling, rules: Variant, table: TableDoubt) -> Ruling:
+    """``ruled`` with the readings the table cannot happen under, and a finding saying so first."""
+    parts = []
+    names: list[str] = []
+    for cannot in table.cannot:
+        said: list[Message] = []
+        for _, failed in cannot.failures:
+            if failed.message not in said:  # messages compare by value (they do not hash)
+                said.append(failed.message)
+        why = Items(tuple(said), " ")
+        parts.append(msg("table.cannot_happen_under", reading=_reading_message(rules, cannot.values), why=why))
+        names += [p for p, _ in cannot.values]
+    key = "table.possible_under" if table.points else "table.possible_as_given"
+    params = tuple(dict.fromkeys(names))
+    told = made_finding("table.possible", True, msg(key, readings=Items(tuple(parts), " ")), params,
+                        cited_once(rules, params))
+    return ruling(ruled.variant, ruled.action, ruled.verdict, (told, *ruled.findings), ruled.interpretations,
+                  ruled.missing, ruled.not_stated, ruled.consequences, ruled.skipped, ruled.two_way,
+                  ruled.variant_ref, ruled.readings, ruled.across, ruled.open_points, table.cannot)
 
 
 class Tries:
@@ -104,14 +197,16 @@ def _tries(rules: Variant, points: list[str]) -> Tries:
 
 
 def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], rules: Variant,
-           tries: Tries) -> Ruling:
+           said: list[Message], point_words: Items, values: tuple) -> Ruling:
+    """The runs' rulings as one; ``said`` is each run's reading in words, ``point_words`` the points tried in
+    words and ``values`` the values each point can take."""
     verdict = runs[0][1].verdict
     for _, r in runs:
         if r.verdict != verdict:
             verdict = UNDETERMINED  # the readings disagree
             break
     readings = tuple(reading(values, r.verdict, tuple(f.message for f in r.deciding())) for values, r in runs)
-    findings = _findings(points, runs, tries)
+    findings = _findings(points, runs, said, point_words)
     if verdict == UNDETERMINED:  # what the text leaves open decides: its words come first
         about_points = cited_once(rules, tuple(points))  # the open points' own words
         findings = tuple(made_finding(f.rule, f.passed, f.message, f.parameters,
@@ -132,7 +227,7 @@ def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], r
                   tuple(dict.fromkeys([*points, *not_stated])),
                   tuple(consequences) if verdict != ILLEGAL else (), first.skipped, first.two_way, first.variant_ref,
                   readings, tuple(points) if verdict != UNDETERMINED else (),
-                  tries.values)
+                  values)
 
 
 def _reading_message(rules: Variant, values: tuple) -> Message:
@@ -146,7 +241,8 @@ def _reading_message(rules: Variant, values: tuple) -> Message:
     return hit
 
 
-def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], tries: Tries) -> tuple[Finding, ...]:
+def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], said: list[Message],
+              point_words: Items) -> tuple[Finding, ...]:
     """Findings matched by (rule, occurrence) across the readings, in order of first appearance."""
     order: list[tuple] = []
     per: dict[tuple, list] = {}
@@ -169,7 +265,6 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], tries: Tries)
                 found = per[key] = [None] * count
             found[index] = finding
     out: list[Finding] = []
-    said, point_words = tries.words, tries.points  # each run's reading in words; the points tried, in words
     for key in order:
         found = per[key]
         present: list[Finding] = []

@@ -30,6 +30,16 @@ class Table:
                 return i
         return None
 
+    def _only_rank(self) -> str | None:
+        """The rank of the team's one meld, where it has exactly one (cards without a natural card, added
+        without saying where, can go nowhere else)."""
+        if len(self.melds) != 1:
+            return None
+        try:
+            return natural_rank(self.judge, self.melds[0])
+        except NotStated:
+            return sure_rank(self.melds[0])
+
     def theirs(self, meld_rank: str) -> bool:
         """Whether the opponents have a meld of ``meld_rank`` (and the team none to add to)."""
         return any(sure_rank(m) == meld_rank for m in self.opponents)
@@ -64,7 +74,7 @@ class Table:
         judge = self.judge
         target_rank = target = None
         with judge.rule("meld.add.target") as check:
-            target_rank = to or natural_rank(judge, cards)
+            target_rank = to or natural_rank(judge, cards) or self._only_rank()
             if target_rank is None:
                 check.result(False, "meld.add_which", subject=subject)
                 return

@@ -1,9 +1,17 @@
 """The table check: a situation and an action that cannot happen together under a variant.
 
 More copies of a card than the variant's deck holds, a card the action takes that
-the hand does not hold, melds in a first round that allows none, a red three in a
-meld, more cards than the deck: each is an
+the hand does not hold, a red three in a meld, more cards than the deck: each is an
 :class:`~adjudicator.model.errors.ImpossibleInput` whose issues point at the cards.
+Then what the variant's own rules say can lie on a table (:mod:`adjudicator.rules.possible`).
+
+A table is refused only where a rule the variant **states** (or a house rule
+settles) rules it out: :func:`assess` refuses a fault whose outcome rests on no
+parameter the text leaves open, reads two ways or the service interprets, and a
+table that every reading of those points rules out by the stated rules. Where a
+reading allows the table, it is ruled: the readings that rule it out are a
+:class:`~adjudicator.rules.readings.TableDoubt`, and the ruling is decided under
+the others, saying so (:func:`adjudicator.rules.readings.decide_across`).
 :func:`adjudicator.rules.engine.rule` applies it to every ruling and
 :func:`adjudicator.options.listing.legal_moves` to every listing, so the library and the
 HTTP service refuse the same tables; :func:`table_problems` asks it without raising.
@@ -12,20 +20,136 @@ HTTP service refuse the same tables; :func:`table_problems` asks it without rais
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from ..model import cards as card_codes
 from ..model.actions import Action
 from ..model.enums import ActionType
 from ..model.errors import ImpossibleInput, Issue, issue
-from ..model.messages import Card, Word
+from ..model.findings import CannotHappen, Finding
+from ..model.messages import Card, Items, Message, ParamValue, Param, Word, msg
 from ..model.situation import Situation
 from ..variants import Variant
-from .possible import check_situation
+from .judge import cited
+from .possible import Fault, probe, rule_failed
+from .readings import MAX_POINTS, TableDoubt, each_reading, reading_key
+from ..words.clauses import reading_message
+
+MAX_DOUBTS = 256  # situations a variant remembers the table assessment of (by identity), cleared when full
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What the table's rules say of a situation: the issues that refuse it (a stated rule rules it out, or
+    every reading does), else the readings that rule it out (None: the table can happen however it is read)."""
+
+    refused: tuple[Issue, ...] = ()
+    doubt: TableDoubt | None = None
+
+
+def assess(rules: Variant, sit: Situation) -> Assessment:
+    """Whether the table can happen under ``rules``, reading by reading (see the module docstring)."""
+    found = probe(rules, sit)
+    points = list(found.touched)
+    if not found.faults and not points:
+        return _FINE  # the usual table: nothing fails, nothing read that another reading could change
+    stated = [f for f in found.faults if f.finding.passed is False and not f.grounds]
+    if stated:
+        return Assessment(tuple(Issue(f.pointer, rule_failed(f.finding, firm(rules, f.finding.parameters)))
+                                for f in stated))
+    points = points[:MAX_POINTS]
+    if not points:  # only the service's interpretation of a limit rules the table out: ruled as given
+        failed = [f for f in found.faults if f.finding.passed is False]
+        if not failed:
+            return _FINE
+        names = tuple(dict.fromkeys(n for f in failed for n in f.grounds))
+        values = tuple((n, rules.params[n].value) for n in names)
+        return Assessment(doubt=TableDoubt((), (CannotHappen(values, _failures(failed)),), frozenset()))
+    tried: list[tuple[tuple, list[Fault], list[Fault]]] = []
+    chosen_points = set(points)
+    for chosen, read in each_reading(rules, points):
+        failed = [f for f in probe(read, sit).faults if f.finding.passed is False]
+        tried.append((chosen, failed, [f for f in failed if set(f.grounds) <= chosen_points]))
+    if all(grounded for _, _, grounded in tried):  # every reading rules it out by what the text states
+        return Assessment(_whichever(rules, tried))
+    clean = any(not failed for _, failed, _ in tried)
+    excluded = frozenset(reading_key(chosen) for chosen, failed, grounded in tried
+                         if (failed if clean else grounded))
+    cannot = tuple(CannotHappen(chosen, _failures(failed)) for chosen, failed, _ in tried if failed)
+    if not cannot:
+        return _FINE
+    return Assessment(doubt=TableDoubt(tuple(points), cannot, excluded))
+
+
+_FINE = Assessment()
+
+
+def firm(rules: Variant, names: Iterable[str]) -> tuple[str, ...]:
+    """The parameters among ``names`` that the document states outright or a house rule settles: the only
+    ones a refusal may name (:func:`assess` refuses on no other)."""
+    return tuple(n for n in names
+                 if rules.params[n].source == "house_rule"
+                 or (rules.params[n].source == "document" and rules.params[n].status == "stated"))
+
+
+def _failures(faults: list[Fault]) -> tuple[tuple[str, Finding], ...]:
+    return tuple((f.pointer, f.finding) for f in faults)
+
+
+def _whichever(rules: Variant, tried: list[tuple[tuple, list[Fault], list[Fault]]]) -> tuple[Issue, ...]:
+    """The issues of a table every reading rules out: at each field, what rules it out under each reading
+    (the stated parameters it rests on, the points tried being no ground of their own)."""
+    pointers = list(dict.fromkeys(f.pointer for _, _, grounded in tried for f in grounded))
+    every = len(tried)
+    out = []
+    for at in pointers:
+        said: list[Message] = []
+        findings: list[Finding] = []
+        for chosen, _, grounded in tried:
+            here = [f.finding for f in grounded if f.pointer == at]
+            if here:
+                findings += here
+                said.append(msg("reading.says", reading=reading_message(chosen), says=here[0].message))
+        first = findings[0]
+        names = firm(rules, dict.fromkeys(n for f in findings for n in f.parameters))
+        quotes = tuple(dict.fromkeys(c for f in findings for c in f.citations))
+        explanation = msg("reading.whichever" if len(said) == every else "table.read_so", readings=Items(tuple(said)))
+        out.append(Issue(at, msg("error.rule_failed", explanation=explanation, rule=first.rule, parameters=names,
+                                 quotes=Items(tuple(msg("quote", text=c.quote) for c in quotes), " "),
+                                 house_rules=Items(tuple(msg("house_rule.value", parameter=Param(h.parameter),
+                                                             value=ParamValue(h.parameter, h.value))
+                                                         for f in findings for h in f.house_rules)))))
+    return tuple(out)
+
+
+def table_doubt(rules: Variant, situation: Situation) -> TableDoubt | None:
+    """The readings under which ``situation``'s table cannot happen (None: none does), for a table already
+    checked: worked out once per situation object (a listing rules hundreds of actions of one table), kept by
+    the variant. A table the rules refuse outright is the caller's to refuse; here it is ruled as given."""
+    cache = rules.cite_cache.get(_DOUBTS)
+    if cache is None:
+        cache = rules.cite_cache[_DOUBTS] = {}
+    hit = cache.get(id(situation))
+    if hit is not None and hit[0] is situation:
+        return hit[1]
+    doubt = assess(rules, situation).doubt
+    _remember(cache, situation, doubt)
+    return doubt
+
+
+_DOUBTS = "table doubts"
+
+
+def _remember(cache: dict, situation: Situation, doubt: TableDoubt | None) -> None:
+    if len(cache) >= MAX_DOUBTS:
+        cache.clear()
+    cache[id(situation)] = (situation, doubt)  # the situation kept with it: its id is not reused meanwhile
 
 
 def table_problems(situation: Situation, rules: Variant, action: Action | None = None) -> tuple[Issue, ...]:
-    """What makes the table (and ``action``, if given) impossible under ``rules``; empty when nothing does."""
+    """What makes the table (and ``action``, if given) impossible under ``rules``; empty when nothing does (the
+    table may still be one that some readings of the text rule out: :func:`table_doubt`)."""
     try:
         check_table(rules, situation, action or Action(ActionType.DRAW))  # a draw takes no card: the table's own facts
     except ImpossibleInput as e:
@@ -54,7 +178,8 @@ def deck_issues(rules: Variant, shown: list[str], locate: Callable[[], Iterable[
         limit = jokers if card == card_codes.JOKER else decks
         if seen[card] == limit + 1:
             issues.append(issue(at, "error.too_many_jokers" if card == card_codes.JOKER else "error.too_many_copies",
-                                variant=rules.ref, card=Card(card), limit=limit))
+                                variant=rules.ref, card=Card(card), limit=limit,
+                                parameters=("deck.jokers",) if card == card_codes.JOKER else ("deck.decks",)))
     reds = counts["3H"] + counts["3D"]
     if laid + reds > red_limit:  # point at the laid-out count that passes the limit, else the first one
         running, at = reds, red_threes_laid[0][1] if red_threes_laid else ""
@@ -63,7 +188,8 @@ def deck_issues(rules: Variant, shown: list[str], locate: Callable[[], Iterable[
             if running > red_limit:
                 at = where
                 break
-        issues.append(issue(at, "error.too_many_red_threes", variant=rules.ref, count=laid + reds, limit=red_limit))
+        issues.append(issue(at, "error.too_many_red_threes", variant=rules.ref, count=laid + reds, limit=red_limit,
+                            parameters=("deck.decks",)))
     return issues
 
 
@@ -82,10 +208,11 @@ def _fits(shown: list[str], decks: int, jokers: int) -> bool:
     return max(counts.values(), default=0) <= decks
 
 
-def check_table(rules: Variant, sit: Situation, act: Action) -> None:
+def check_table(rules: Variant, sit: Situation, act: Action) -> TableDoubt | None:
     """Refuse a situation and action that cannot happen together under the variant (the one table check:
     :func:`adjudicator.rules.engine.rule` and :func:`adjudicator.options.legal_moves` apply it, and so every
-    path: the web layer, batches, compare, the library)."""
+    path: the web layer, batches, compare, the library). A table only some readings rule out is not refused:
+    those readings are returned (and kept for :func:`table_doubt`)."""
     _check_in_hand(act, sit.hand, sit.pile)
     base = sit.base
     extra = [(c, "/action") for c in act.hand_cards()] if sit.hand is None else []
@@ -103,11 +230,6 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> None:
                                for name, side in (("team", sit.team), ("opponents", sit.opponents))
                                for m, meld in enumerate(side.melds or ()) for i, c in enumerate(meld)
                                if c in ("3H", "3D")])
-    if sit.first_round and rules.params["first_round.no_opening"].value is True:
-        opened = [issue(f"{base}/{name}/melds", "error.melds_in_first_round", variant=rules.ref)
-                  for name, side in (("team", sit.team), ("opponents", sit.opponents)) if side.melds]
-        if opened:
-            raise ImpossibleInput(opened)
     if sit.cards_from_pile and sit.drew in (None, "stock"):
         raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.pile_cards_without_take")])
     if sit.hand_count is not None and sit.hand_count > rules.deck_size:
@@ -118,7 +240,14 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> None:
         if missing:
             raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.not_in_hand",
                                          card=Card(sorted(missing)[0]), where=Word("hand"))])
-    check_situation(rules, sit)  # what the variant's own rules say can lie on a table
+    assessed = assess(rules, sit)  # what the variant's own rules say can lie on a table
+    if assessed.refused:
+        raise ImpossibleInput(list(assessed.refused))
+    cache = rules.cite_cache.get(_DOUBTS)
+    if cache is None:
+        cache = rules.cite_cache[_DOUBTS] = {}
+    _remember(cache, sit, assessed.doubt)
+    return assessed.doubt
 
 
 def _located(sit: Situation, extra: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -9,6 +9,7 @@ more for the score a team started from.
 
 from __future__ import annotations
 
+from ..model.enums import Status
 from ..model.messages import msg
 from ..model.parameters import band_for
 from ..rules.opening import requirement
@@ -26,7 +27,7 @@ def next_opening(reader: Reader, total: int) -> NextOpening:
         citations, house = reader.sources([name])
         return NextOpening(None, False, citations, house,
                            reader.not_stated_issue(name, "", msg("score.no_requirement", total=total)).message,
-                           status="not_stated")
+                           status=Status.NOT_STATED)
     band: int | None = None if total < 0 else band_for(value, total)["min"]
     key = (_KEY, name, band, reader.players)
     cache = reader.rules.cite_cache

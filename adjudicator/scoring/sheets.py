@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..model.enums import Status
 from ..model.findings import HouseRuleUsed, Interpretation
 from ..model.messages import Message
 from ..model.citations import Citation
@@ -30,7 +31,7 @@ class NextOpening:
     citations: tuple[Citation, ...]
     house_rules: tuple[HouseRuleUsed, ...] = ()
     open_point: Message | None = None
-    status: str = "stated"  # the figure's standing in the text; ``note``/``notes`` say why when not stated
+    status: Status = Status.STATED  # the figure's standing in the text; ``note``/``notes`` say why when not stated
     note: str | None = None
     notes: tuple[tuple[str, str], ...] = ()
 

@@ -52,6 +52,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "rule.go_out.keep_card": 'Without the canastas to go out, a player must keep a card after discarding.',
     "rule.go_out.all_cards": 'Going out gets rid of every card: meld all, or all but one and discard it.',
     "rule.go_out.partner_answer": "The partner's answer to “may I go out?” binds where the rules say so.",
+    "rule.table.possible": "The table can happen as the text is read; readings under which it cannot are set aside.",
     # --- a check that could not be decided ----------------------------------------------------
     "check.missing": "This needs {fact}, which is not given.",
     "check.not_stated": "The rules of {variant} do not say {parameter}; a house rule can settle it.",
@@ -116,8 +117,6 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "meld.add_which": "{subject}: say which meld these cards go onto.",
     "meld.add_target": "{subject}: your team has a meld of {rank:pl} to add to.",
     "meld.add_no_target": "{subject}: your team has no meld of {rank:pl} to add to.",
-    "meld.pile_onto_meld": "Your team has a meld of {rank:pl}; these cards go onto it.",
-    "meld.pile_second_meld": "Your team has a meld of {rank:pl}; a second meld of that rank is allowed.",
     # --- the opening --------------------------------------------------------------------------
     "opening.counts": "Your opening counts {points} points {how}; {requirement}.",
     "opening.pile_cards_excluded": "Your opening counts {points} points from your hand and the top card; the other "
@@ -159,6 +158,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "pile.frozen_needs_pair": "The pile is frozen ({why}): you need two natural {rank:pl} from your hand with the "
                               "top card.",
     "pile.top_onto_meld": "The top card {top} goes onto your team's meld of {rank:pl}.",
+    "pile.top_with_onto_meld": "The top card {top} goes with {cards} onto your team's meld of {rank:pl}.",
     "pile.no_meld_for_top": "Your team has no meld of {rank:pl} for the top card {top}; show two cards from your "
                             "hand that meld with it.",
     "pile.top_needs_hand_cards": "The top card must be melded with cards from your hand.",
@@ -204,6 +204,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "go_out.last_discard_refused": "Discarding your last card goes out; the rules do not allow that.",
     "go_out.partner_said_no": "You asked your partner whether you may go out, and the answer was no; the answer "
                               "binds, so you may not go out this turn.",
+    "go_out.partner_said_no_last_card": "You asked your partner whether you may go out, and the answer was no; "
+                                        "the answer binds, so you may not go out this turn, and this meld leaves "
+                                        "you one card, which your discard would get rid of.",
     "go_out.partner_said_yes": "You asked your partner whether you may go out, and the answer was yes; the answer "
                                "binds, so you must go out this turn.",
     "go_out.partner_answer_free": "Your partner's answer does not bind you.",
@@ -211,6 +214,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "concealed.no_canasta": "it lays down no complete canasta",
     "concealed.ends_with_discard": "it ends with a discard",
     "discard.red_three": "{card} is a red three: it is laid out at once, never kept or discarded.",
+    "discard.red_three_kept": "You hold {card}, a red three: it is laid out as soon as you get it, so you cannot "
+                              "keep it while you discard.",
     # --- consequences -------------------------------------------------------------------------
     "consequence.round_ends": "The stock is empty, so the round ends here.",
     "consequence.draw": ("Draw {count} card from the stock.", "Draw {count} cards from the stock."),
@@ -306,6 +311,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "compare.why_same": "These rules are the same in every variant; the variants reach this check differently "
                         "because of other rules (see the other differences).",
     "compare.explanations": "{items}",
+    "compare.table_can_happen": "Under {variant} this table can happen.",
     "compare.not_applicable": "Not checked under {variant}: the check does not apply there ({values}).",
     "compare.stopped_before": "Not checked under {variant}: the ruling stops before this check ([[the rules do not "
                               "say {not_stated}]][[; {missing} not given]]).",
@@ -348,15 +354,24 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.not_in_hand": "{card} is not in the player's {where}.",
     "error.melded_without_melds": "The player cannot have melded while the team has no melds.",
     "error.red_three_in_meld": "{card} is a red three, which is never melded: it cannot lie in a meld.",
-    "error.melds_in_first_round": "Nobody may open in the first round under {variant}, so no melds can lie on the "
-                                  "table yet.",
     "error.pile_cards_without_take": "Cards can come from the pile this turn only when the player took the pile.",
     "error.more_than_deck": "More than the {limit} cards of the deck of {variant}.",
     # --- tables that cannot happen (adjudicator.rules.possible) ---------------------------------------
     "table.stock_after_deal": "The stock cannot hold {count} cards: of the {deck} cards, {players} players are dealt "
                               "{each} each and one is turned up, which leaves at most {most}.",
+    "table.stock_after_pile": "The stock cannot hold {count} cards: of the {deck} cards, {players} players are dealt "
+                              "{each} each, and each of the {pile} cards in the pile was turned up from the stock or "
+                              "discarded after a draw from it, which leaves at most {most}.",
     "table.stock_beside_table": "The stock cannot hold {count} cards while the table shows {shown} of the {deck} "
                                 "cards.",
+    "table.melds_in_first_round": "Nobody may open in the first round, so no melds can lie on the table yet.",
+    "table.pile_taken_no_meld": "The pile was taken this turn, and taking it lays its top card in a meld of your "
+                                "team at once, so your team has a meld on the table.",
+    # --- readings under which a table cannot happen (adjudicator.rules.readings) ---------------
+    "table.cannot_happen_under": "{reading:cap}, this table could not happen: {why}",
+    "table.possible_under": "{readings} The ruling is made under the readings where the table can happen.",
+    "table.possible_as_given": "{readings} The text does not state that limit, so the table is ruled as given.",
+    "table.read_so": "Read so, the table cannot happen: {readings}.",
     "table.whose_team": "your team",
     "table.whose_opponents": "the opponents",
     "table.two_melds_of_a_rank": "Melds {first} and {second} of {whose} are both of {rank:pl}, and a team has only "

@@ -134,6 +134,10 @@ PARAMS: dict[str, dict] = {
                             "about": "Nobody may take the pile before the starting player's second turn.",
                             "yes": "nobody may take the pile in the first round",
                             "no": "the pile may be taken in the first round"},
+    "pile.taken_whole": {"point": "whether taking the pile takes all of it, its top card melded at once",
+                         "about": "Taking the pile takes all of it, and its top card is melded at once.",
+                         "yes": "taking the pile takes all of it, its top card melded at once",
+                         "no": "a take may leave cards in the pile"},
     "pile.upcard_turn_more": {"point": "which upcards are covered by turning more cards",
                               "about": "Upcards that are covered by turning more cards from the stock."},
     "pile.frozen_by": {"point": "what freezes the pile", "about": "Cards whose presence in the pile freezes it for "

@@ -18,17 +18,20 @@ from __future__ import annotations
 
 import gettext
 import re
+import sys
 import string
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from babel.numbers import format_decimal
 
 from .catalogue import ENGLISH
 from .catalogue_params import PARAMS
 from ..model.findings import ILLEGAL, LEGAL, Ruling
-from ..model.messages import Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word, msg
+from ..memo import Memo, frozen, keep, size_of
+from ..model.messages import (Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word, code_of,
+                              msg)
 from ..model.requirement import Requirement
 from ..model.parameters import BY_NAME
 from .clauses import reading_message
@@ -51,14 +54,19 @@ def translations(lang: str) -> gettext.NullTranslations:
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
 
 
-@lru_cache(maxsize=16384)
 def text(key: str, lang: str, count: int | None = None) -> str:
-    """The template of ``key`` in ``lang`` (a pair of forms is chosen by ``count``)."""
+    """The template of ``key`` in ``lang`` (a pair of forms is chosen by ``count``), looked up once."""
     english = ENGLISH[key]
-    tr = translations(lang)
-    if isinstance(english, tuple):
-        return tr.npgettext(key, english[0], english[1], 1 if count is None else count)
-    return tr.pgettext(key, english)
+    found = (key, lang, count if isinstance(english, tuple) else None)
+    hit = _TEXTS.get(found)
+    if hit is None:
+        tr = translations(lang)
+        if isinstance(english, tuple):
+            hit = tr.npgettext(key, english[0], english[1], 1 if count is None else count)
+        else:
+            hit = tr.pgettext(key, english)
+        _TEXTS[found] = hit
+    return hit
 
 
 def render(message: Message, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -72,10 +80,18 @@ def words(key: str, lang: str = DEFAULT_LANGUAGE, **args: Any) -> str:
     return render(Message(key, args), lang)
 
 
-@lru_cache(maxsize=4096)
 def number(value: int, lang: str) -> str:
-    """An integer in the language's format (5,000 / 5 000 / 5.000)."""
-    return format_decimal(value, locale=lang)
+    """An integer in the language's format (5,000 / 5 000 / 5.000), worked out once."""
+    found = (value, lang)
+    hit = _NUMBERS.get(found)
+    if hit is None:
+        hit = _NUMBERS[found] = format_decimal(value, locale=lang)
+    return hit
+
+
+# the templates and the numbers said so far, bounded by bytes (a template ~0.3 KB; a number ~0.2 KB)
+_TEXTS: Final[dict] = Memo("words.texts", 2 * 1024 * 1024)
+_NUMBERS: Final[dict] = Memo("words.numbers", 512 * 1024)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -304,3 +320,169 @@ def value_words(name: str, value: Any, lang: str) -> str:
                                     msg("value.band_points", low=b["min"], points=b["points"]), lang) for b in value)
         return ", ".join(value_words(name, v, lang) for v in value)
     return str(value)
+
+
+# ----------------------------------------------------------------------------------------------
+# Words made once: a message's words and machine form, by its value and language
+#
+# Answers say the same few thousand messages again and again, so what is said of a message is kept,
+# here where the words are made: the serializer asks once per message and gets both its words and its
+# machine form (:func:`said_and_code`), and never climbs back. The tables are bounded by the bytes they
+# hold (:class:`~adjudicator.memo.Memo`), and what they hand out is read-only (a machine form is a
+# :class:`~adjudicator.memo.FrozenDict`): an answer that changed it would change the next answer.
+
+# Bounds, in bytes as adjudicator.memo.size_of counts them (an object shared by several entries is counted in each,
+# so a table holds less than it counts): the ruling table's rows under four variants in four languages, with
+# and without words, and their comparisons and options, fill about 7 MB of the first and 4 MB of the summaries.
+WORDS_BYTES: Final = 16 * 1024 * 1024  # a message's words and form: ~4 KB counted each, some 4,000 messages
+PLAIN_BYTES: Final = 1024 * 1024  # texts without arguments by key (labels, rule names): ~0.3 KB each
+SUMMARY_BYTES: Final = 8 * 1024 * 1024  # rulings' summaries by what they say: ~2 KB each
+_SAID: Final[dict] = Memo("words.said", WORDS_BYTES)  # (language, the message's value) -> (words, form)
+_PLAIN: Final[dict] = Memo("words.plain", PLAIN_BYTES)  # (key, language) -> words
+_KEPT: Final[dict] = Memo("words.kept", PLAIN_BYTES)  # (id(message), language) -> (the message, its words)
+_SUMMARIES: Final[dict] = Memo("words.summaries", SUMMARY_BYTES)
+TABLES: Final = (_TEXTS, _NUMBERS, _SAID, _PLAIN, _KEPT, _SUMMARIES)  # every table of words made once, for their bounds' tests
+
+
+def frozen_key(value: Any) -> Any:
+    """A hashable value standing for a message argument: equal only when it is said the same way.
+
+    ``True``, ``1`` and ``1.0`` (equal in Python, said "yes", "1" and "1.0"), a list and a tuple are kept
+    apart. Strings, whole numbers and None stand for themselves; a card, rank, word, parameter, fact or
+    variant stands as its kind and fields, a tuple Python hashes and compares in C (the dataclass itself
+    would run its generated ``__hash__`` and ``__eq__`` as Python at every look-up). Any other value
+    stands for itself. Each kind's key is made by its entry in :data:`_FREEZE`: one look-up by type.
+    """
+    kind = type(value)
+    if kind is str or kind is int or value is None:
+        return value
+    freeze = _FREEZE.get(kind)
+    return value if freeze is None else freeze(value)
+
+
+def _arguments_key(out: list, m: Message) -> tuple:
+    for name, arg in m.args.items():
+        out.append(name)
+        kind = type(arg)
+        if kind is str or kind is int or arg is None:
+            out.append(arg)
+        else:
+            freeze = _FREEZE.get(kind)
+            out.append(arg if freeze is None else freeze(arg))
+    return tuple(out)
+
+
+def _message_key(m: Message) -> tuple:
+    return _arguments_key([Message, m.key], m)
+
+
+def _items_key(i: Items) -> tuple:
+    return (Items, i.joiner, *[frozen_key(v) for v in i.items])
+
+
+def _sequence_key(value: Any) -> tuple:
+    return (type(value), *[frozen_key(v) for v in value])
+
+
+def _dict_key(value: dict) -> tuple:
+    return (dict, *[(k, frozen_key(v)) for k, v in value.items()])
+
+
+_FREEZE: Final[dict] = {
+    Message: _message_key, Items: _items_key,
+    Rank: lambda v: (Rank, v.value), Card: lambda v: (Card, v.value), Word: lambda v: (Word, v.value),
+    Param: lambda v: (Param, v.name), Cards: lambda v: (Cards, v.codes), Fact: lambda v: (Fact, v.pointer),
+    VariantRef: lambda v: (VariantRef, v.id, v.names),
+    ParamValue: lambda v: (ParamValue, v.name, frozen_key(v.value)),
+    tuple: _sequence_key, list: _sequence_key, dict: _dict_key,
+    bool: lambda v: (bool, v), float: lambda v: (float, v),
+}
+
+_CODE_OF: Final[dict] = {Card: lambda v: v.value, Rank: lambda v: v.value, Param: lambda v: v.name,
+                         Fact: lambda v: v.pointer, Word: lambda v: v.value, VariantRef: lambda v: v.id,
+                         Cards: lambda v: list(v.codes)}
+
+
+def code(value: Any) -> Any:
+    """:func:`adjudicator.model.messages.code_of` (the machine form of a message or argument), by type at once."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is Message:
+        return {"key": value.key, "args": {name: code(arg) for name, arg in value.args.items()}}
+    made = _CODE_OF.get(kind)
+    return made(value) if made is not None else code_of(value)
+
+
+def _said_pair(message: Message, lang: str) -> tuple:
+    """``(words, read-only machine form)`` of the message in ``lang``, made once per value and language."""
+    key = _arguments_key([lang, message.key], message)
+    try:
+        hit = _SAID.get(key)
+    except TypeError:  # an argument that is not hashable: made each time
+        return render(message, lang), frozen(code(message))
+    if hit is None:
+        hit = _SAID[key] = (render(message, lang), frozen(code(message)))
+    return hit
+
+
+def said(message: Message, lang: str) -> str:
+    """``render(message, lang)``, made once for each message value and language."""
+    return _said_pair(message, lang)[0]
+
+
+def said_and_code(message: Message, lang: str | None) -> tuple[str | None, dict]:
+    """The message's words and its machine form (read-only), made once per value and language; without a
+    language, the form alone, made afresh (cheaper than the key it would be found by)."""
+    if not lang:
+        return None, code(message)
+    return _said_pair(message, lang)
+
+
+def words_for(key: str, lang: str, **args: Any) -> str:
+    """A catalogue text by key, filled (:func:`words`), made once per value; a text without arguments (a
+    score line's label, a rule's name) found by its key alone."""
+    if args:
+        return said(Message(key, args), lang)
+    hit = _PLAIN.get((key, lang))
+    if hit is None:
+        hit = _PLAIN[(key, lang)] = said(Message(key, {}), lang)
+    return hit
+
+
+def said_kept(message: Message, lang: str) -> str:
+    """:func:`said` for a message the engine keeps and hands out again (a comparison's ``why``), found by the
+    message itself before its value is worked out (the message is kept here too, so its id is never reused)."""
+    key = (id(message), lang)
+    hit = _KEPT.get(key)
+    if hit is not None and hit[0] is message:
+        return hit[1]
+    words_ = said(message, lang)
+    keep(_KEPT, key, (message, words_), size_of(key, words_) + sys.getsizeof(message))  # the message is the engine's
+    return words_
+
+
+def ruling_words(r: Ruling, lang: str) -> tuple[str, list[tuple], list[str]]:
+    """Everything a ruling says in ``lang``, asked for in one call: its summary (:func:`ruling_summary`), each
+    finding's words and read-only machine form, and each consequence's words -- each made once per value."""
+    return (ruling_summary(r, lang), [_said_pair(f.message, lang) for f in r.findings],
+            [_said_pair(m, lang)[0] for m in r.consequences])
+
+
+def ruling_summary(r: Ruling, lang: str) -> str:
+    """:func:`summary`, made once for each thing a summary can say.
+
+    It reads the variant, the action, the verdict, the failing findings' messages, what is missing
+    or not stated, and the readings with what each came to; rulings alike in all of that share it.
+    """
+    try:
+        key = (r.variant, r.variant_ref, r.action, r.verdict, lang, r.missing, r.not_stated, r.across,
+               tuple(frozen_key(f.message) for f in r.findings if f.passed is False),
+               tuple((reading.values, reading.verdict, frozen_key(reading.messages)) for reading in r.readings))
+        hit = _SUMMARIES.get(key)
+    except TypeError:  # an argument that cannot be a key: made each time
+        return summary(r, lang)
+    if hit is None:
+        hit = summary(r, lang)
+        keep(_SUMMARIES, key, hit, size_of(key, hit, shared=(VariantRef,)))  # the variant's name: the engine's
+    return hit
