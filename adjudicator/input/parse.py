@@ -215,7 +215,7 @@ def _side(raw: dict | None, base: str, melds_at: str, issues: list[Issue]) -> Si
         return EMPTY_SIDE
     melds = raw.get("melds")
     return Side(raw.get("score"), None if melds is None else meld_list(melds, base, issues, melds_at),
-                raw.get("red_threes"))
+                raw.get("red_threes"), raw.get("opened"), raw.get("canastas"))
 
 
 def action(raw: dict, base: str = "/action") -> Action:

@@ -81,6 +81,8 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
         score = StrictInteger(allow_none=True, validate=Range(min=-MAX_SCORE, max=MAX_SCORE))
         melds = meld_list(allow_none=True)
         red_threes = StrictInteger(allow_none=True, validate=Range(min=0, max=max_red_threes))
+        opened = StrictBoolean(allow_none=True)
+        canastas = StrictInteger(allow_none=True, validate=Range(min=0, max=max_cards // 7))
 
     class Player(StrictSchema):
         hand = card_list(allow_none=True)

@@ -353,6 +353,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.add_to_rank": "This must be a rank such as K or 10.",
     "error.not_in_hand": "{card} is not in the player's {where}.",
     "error.melded_without_melds": "The player cannot have melded while the team has no melds.",
+    "error.opened_contradicts_melds": "This says whether the team has opened, and its melds say the opposite.",
+    "error.canastas_unopened": "A team that has not opened has no canastas.",
     "error.red_three_in_meld": "{card} is a red three, which is never melded: it cannot lie in a meld.",
     "error.pile_cards_without_take": "Cards can come from the pile this turn only when the player took the pile.",
     "error.more_than_deck": "More than the {limit} cards of the deck of {variant}.",
