@@ -55,6 +55,17 @@ class Side:
         _S_CANASTAS(self, canastas)
 
 
+@dataclass(frozen=True, slots=True)
+class PileUnnamed:
+    """Cards in the discard pile under the named ones that nobody named, and what the family knows of them:
+    a wild card lies among them, a black three does, the pile was started by a red three (None: not known).
+    Their number is not known (one or more)."""
+
+    wild: bool | None = None
+    black_three: bool | None = None
+    red_three_first: bool | None = None
+
+
 _S_SCORE, _S_MELDS, _S_RED, _S_OPENED, _S_CANASTAS = (
     Side.__dict__[name].__set__ for name in ("score", "melds", "red_threes", "opened", "canastas"))
 _SIDE_SETTERS = (_S_SCORE, _S_MELDS, _S_RED, _S_OPENED, _S_CANASTAS)
@@ -92,12 +103,13 @@ class Situation:
     cards_from_pile: tuple[str, ...]
     partner_answer: str | None  # "yes" or "no": the partner's answer to "may I go out?" this turn
     base: str
+    pile_unnamed: PileUnnamed | None  # cards under the named pile that nobody named (None: the pile is as named)
 
     def __init__(self, players: int | None = None, first_round: bool | None = None, stock_count: int | None = None,
                  pile: tuple[str, ...] | None = None, team: Side = EMPTY_SIDE, opponents: Side = EMPTY_SIDE,
                  hand: tuple[str, ...] | None = None, hand_count: int | None = None, has_melded: bool | None = None,
                  drew: str | None = NOT_GIVEN, cards_from_pile: tuple[str, ...] = (),
-                 partner_answer: str | None = None, base: str = "/situation"):
+                 partner_answer: str | None = None, base: str = "/situation", pile_unnamed: PileUnnamed | None = None):
         if not table_canonical(hand, pile, cards_from_pile, team.melds, opponents.melds):  # one look (compiled)
             if hand is not None:
                 hand = parse_all(hand, base + "/player/hand")
@@ -112,7 +124,8 @@ class Situation:
         _set_dict(self, "__dict__", {
             "players": players, "first_round": first_round, "stock_count": stock_count, "pile": pile, "team": team,
             "opponents": opponents, "hand": hand, "hand_count": hand_count, "has_melded": has_melded, "drew": drew,
-            "cards_from_pile": cards_from_pile, "partner_answer": partner_answer, "base": base})
+            "cards_from_pile": cards_from_pile, "partner_answer": partner_answer, "base": base,
+            "pile_unnamed": pile_unnamed})
 
     # --- facts a check needs (each ``need_*`` makes its test itself: one call less on the engine's hot path) --
     def need(self, value, path: str):
@@ -285,6 +298,7 @@ class PartTable(Situation):
     reads: list[str]  # the withheld facts read directly on this table (set when it is made)
     stock_count = _withheld("stock_count", "/stock_count")  # type: ignore[assignment]
     pile = _withheld("discard_pile", "/discard_pile")  # type: ignore[assignment]
+    pile_unnamed = _withheld("pile_unnamed", "/pile_unnamed")  # type: ignore[assignment]
     hand = _withheld("player.hand", "/player/hand")  # type: ignore[assignment]
 
     @property

@@ -95,14 +95,14 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
     top = pile[-1]
     if not top_usable(judge, top):
         return
-    if len(pile) == 1:
+    if len(pile) == 1 and situation.pile_unnamed is None:
         check_one_card_rule(judge, situation)
     opened = situation.need_team_opened()
     if not opened:
         check_before_opening(judge)
     frozen = []
     with judge.rule("pile.frozen.natural_pair"):  # what freezes the pile is read for this rule's citations
-        frozen = frozen_reasons(judge, pile, opened)
+        frozen = frozen_reasons(judge, pile, opened, situation.pile_unnamed, situation.base)
     table = team_table(judge, situation)
     adds = action.adds
     if action.with_cards:
@@ -118,8 +118,9 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
     groups = [[top, *action.with_cards]] + [list(m) for m in action.melds] + [list(a.cards) for a in action.adds]
     check_opening(judge, situation, table, without_pile_cards(groups, pile_used), pile_used)
     rest = len(pile) - 1
-    judge.note("consequence.take_rest" if rest else "consequence.pile_only_top", count=rest)
-    if rest and judge.known("pile.cards_usable_same_turn") is False:
+    if situation.pile_unnamed is None:  # the cards nobody named: how many is not known
+        judge.note("consequence.take_rest" if rest else "consequence.pile_only_top", count=rest)
+    if (rest or situation.pile_unnamed is not None) and judge.known("pile.cards_usable_same_turn") is False:
         judge.note("consequence.rest_next_turn")
     if any(is_red_three(c) for c in pile[:-1]):
         judge.note("consequence.lay_out_red_threes")

@@ -8,7 +8,7 @@ from ..model.cards import JOKER, beyond, counts, is_black_three, is_red_three, r
 from .judge import Judge, MissingFact, NotStated
 from .melds import natural_rank, sure_rank
 from ..model.messages import Card, Cards, Items, Message, Rank, msg
-from ..model.situation import Situation
+from ..model.situation import PileUnnamed, Situation
 from .table import Table
 
 
@@ -23,22 +23,41 @@ class Freeze(NamedTuple):
     tag: str
 
 
-def frozen_reasons(judge: Judge, pile, opened: bool) -> list[Freeze]:
+def frozen_reasons(judge: Judge, pile, opened: bool, unnamed: PileUnnamed | None = None,
+                   at: str = "/situation") -> list[Freeze]:
     """Why the pile is frozen for this team (empty: it is not), by ``pile.frozen_by`` and ``pile.before_opening``;
-    ``opened``: whether the team has opened."""
+    ``opened``: whether the team has opened; ``unnamed``: what is known of the pile's cards nobody named (a fact
+    not known there is missing only where it could freeze a pile nothing else freezes)."""
     freezers = judge.param("pile.frozen_by")
     reasons = []
+    unknown: list[str] = []
+    wild_two = "two" in freezers and judge.wild("2S")
     if "joker" in freezers and JOKER in pile:
         reasons.append(Freeze(msg("frozen.joker"), "pile.frozen_by", "freezer:joker"))
-    if "two" in freezers and any(c != JOKER and c[:-1] == "2" for c in pile):
-        if judge.wild("2S"):
-            reasons.append(Freeze(msg("frozen.wild_two"), "pile.frozen_by", "freezer:two"))
-    if "red_three_upcard" in freezers and pile and is_red_three(pile[0]):
-        reasons.append(Freeze(msg("frozen.red_three_upcard"), "pile.frozen_by", "freezer:red_three_upcard"))
-    if "black_three" in freezers and any(is_black_three(c) for c in pile):
-        reasons.append(Freeze(msg("frozen.black_three"), "pile.frozen_by", "freezer:black_three"))
+    if wild_two and any(c != JOKER and c[:-1] == "2" for c in pile):
+        reasons.append(Freeze(msg("frozen.wild_two"), "pile.frozen_by", "freezer:two"))
+    if unnamed is not None and not reasons and ("joker" in freezers or wild_two):
+        if unnamed.wild:
+            reasons.append(Freeze(msg("frozen.wild_card"), "pile.frozen_by",
+                                  "freezer:joker" if "joker" in freezers else "freezer:two"))
+        elif unnamed.wild is None:
+            unknown.append("/pile_unnamed/wild")
+    if "red_three_upcard" in freezers:
+        if unnamed is None and pile and is_red_three(pile[0]):
+            reasons.append(Freeze(msg("frozen.red_three_upcard"), "pile.frozen_by", "freezer:red_three_upcard"))
+        elif unnamed is not None and unnamed.red_three_first:
+            reasons.append(Freeze(msg("frozen.red_three_upcard"), "pile.frozen_by", "freezer:red_three_upcard"))
+        elif unnamed is not None and unnamed.red_three_first is None:
+            unknown.append("/pile_unnamed/red_three_first")
+    if "black_three" in freezers:
+        if any(is_black_three(c) for c in pile) or (unnamed is not None and unnamed.black_three):
+            reasons.append(Freeze(msg("frozen.black_three"), "pile.frozen_by", "freezer:black_three"))
+        elif unnamed is not None and unnamed.black_three is None:
+            unknown.append("/pile_unnamed/black_three")
     if not opened and judge.param("pile.before_opening") == "frozen":
         reasons.append(Freeze(msg("frozen.not_opened"), "pile.before_opening", "freezer:not_opened"))
+    if unknown and not reasons:  # frozen or not hangs on a card nobody named
+        raise MissingFact(at + unknown[0])
     return reasons
 
 
@@ -279,7 +298,7 @@ def forced_take(judge: Judge, situation: Situation) -> None:
             return
         melds = situation.need_team_melds()
         top = pile[-1]
-        frozen = frozen_reasons(judge, pile, bool(melds))
+        frozen = frozen_reasons(judge, pile, bool(melds), situation.pile_unnamed, situation.base)
         fits = any(natural_rank(judge, m) == rank(top) for m in melds) and not judge.wild(top)
         must = fits and not frozen
         check.result(not must, "stock.forced_take_must" if must else "stock.forced_take_free", top=Card(top))

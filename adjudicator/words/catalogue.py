@@ -134,6 +134,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "band.open": "{low} or more",
     # --- the pile -----------------------------------------------------------------------------
     "frozen.joker": "a joker lies in the pile",
+    "frozen.wild_card": "a wild card lies in the pile",
     "frozen.wild_two": "a wild two lies in the pile",
     "frozen.red_three_upcard": "a red three started the pile",
     "frozen.black_three": "a black three lies in the pile",
