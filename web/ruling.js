@@ -135,7 +135,7 @@ function renderRuling(ruling, labels, ctx) {
   if (!deciding.length && forPlayers(ruling, ruling.summary)) why.appendChild(h('p', { class: 'why-text', dataset: server }, ruling.summary));
   wrap.appendChild(why);
 
-  if (ruling.missing && ruling.missing.length) {
+  if (ruling.verdict === 'undetermined' && ruling.missing && ruling.missing.length) {
     wrap.appendChild(h('div', { class: 'note-box missing' }, h('p', null, h('strong', null, t('ruling.needs'))),
       h('ul', null, ruling.missing.map((p) => missingItem(p, labels, ctx))),
       h('p', { class: 'muted' }, t(ctx.kind === 'options' ? 'ruling.fillInOptions' : 'ruling.fillIn'))));

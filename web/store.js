@@ -30,7 +30,7 @@ export const SETTLE_KEY = 'cr.settle';
 export function blankFacts() {
   return {
     question: 'take_pile', players: 4, score: '', firstRound: false, house: {},
-    take: { top: [], wild: false, red3: false, black3: false, with: [], opened: 'yes', drew: false, melds: [[]] },
+    take: { top: [], wild: false, red3: false, black3: false, with: [], opened: 'yes', drew: false, melds: [[]], table: [[]] },
     meld: { melds: [[]], add: [], addTo: '', opened: 'yes', natural: 0, mixed: 0, table: [[]], left: 2 },
     open: { melds: [[]], left: 2 },
     out: { melds: [[]], add: [], addTo: '', discard: [], opened: 'yes', natural: 0, mixed: 0, table: [[]], concealed: false },
