@@ -40,6 +40,9 @@ def test_compare_rules_under_the_house_rule_the_table_just_gave(phone_at, live_s
     meld = page.locator("#new-meld-0")
     pick(tap, meld, "9", 2)
     pick(tap, meld, "2")
+    table = page.locator("#table-meld-0")  # the team's melds (a meld of kings): the page makes none up
+    table.locator(".chip.add").tap()
+    pick(tap, table, "K", 3)
     page.locator("#rule-button").tap()
     expect(page.locator("#ruling .verdict")).to_have_attribute("data-verdict", "undetermined")
     page.locator("#open-wild-twos").get_by_role("button", name=words["yes"]).tap()
