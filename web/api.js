@@ -9,7 +9,7 @@
 import { ApiError } from './api-error.js';
 import { engine } from './engine.js';
 import { i18n, t } from './i18n.js';
-import { emit, net, on } from './store.js';
+import { emit, net } from './store.js';
 
 const TIMEOUT_MS = 20000; // a request with no answer by then counts as no connection
 
@@ -97,8 +97,8 @@ async function api(method, path, body) {
 const cache = { variants: [], byId: {}, matrix: null, matrixLang: null, sources: {}, details: {}, paramWords: {}, overridable: {} };
 let matrixPromise = null;
 
-// The service's question for each parameter, per language, kept on the phone: offline (where only
-// rulings reach the engine) a house rule is still asked in the engine's own words, in any language.
+// The service's question for each parameter, per language, kept on the phone once read (no request of its
+// own: the first visit stays light): offline a house rule is asked in those words, or in the page's own.
 const WORDS_KEY = 'cr.words';
 try { Object.assign(cache.paramWords, JSON.parse(localStorage.getItem(WORDS_KEY)) || {}); } catch (e) { /* none kept */ }
 
@@ -108,19 +108,6 @@ function learnWords(lang, parameters) {
   try { localStorage.setItem(WORDS_KEY, JSON.stringify(cache.paramWords)); } catch (e) { /* storage full: kept for this visit */ }
 }
 
-/** Once the engine is kept for play without signal: the words of the languages not yet seen (one variant's detail each). */
-async function keepWords() {
-  const id = cache.variants.length ? cache.variants[0].id : null;
-  if (!id) return;
-  for (const lang of i18n.LANGS) {
-    if (cache.paramWords[lang] && Object.keys(cache.paramWords[lang]).length) continue;
-    try {
-      const response = await fetch(`/v1/variants/${encodeURIComponent(id)}?lang=${lang}`, { headers: { Accept: 'application/json', 'Accept-Language': lang } });
-      if (response.ok) learnWords(lang, (await response.json()).parameters);
-    } catch (e) { return; } // no signal: tried again when the engine is next ready
-  }
-}
-on('engine', (state) => { if (state === 'ready') keepWords(); });
 
 async function loadVariants() {
   const list = await api('GET', '/v1/variants');
