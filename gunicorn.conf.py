@@ -4,8 +4,10 @@ Environment:
   PORT             port to listen on (all interfaces); default 8000
   WEB_CONCURRENCY  number of worker processes; default 2
   LOG_LEVEL        gunicorn's log level; default info
-(The app itself reads CORS_ALLOWED_ORIGINS, CANASTA_MAX_CONTENT_LENGTH and
-CANASTA_VARIANTS_DIR: see web_api/__init__.py.)
+  CANASTA_WORKER_MAX_RSS   MiB of resident memory past which a worker is replaced after its
+                   request (read by web_api/workers.py); default 128, 0 never
+(The app itself reads CORS_ALLOWED_ORIGINS, CANASTA_MAX_CONTENT_LENGTH, CANASTA_REQUEST_BUDGET,
+the batch settings and CANASTA_VARIANTS_DIR: see web_api/__init__.py.)
 """
 
 import os
@@ -49,6 +51,9 @@ worker_class = "web_api.workers.ProblemGeventWorker"
 # Connections one worker serves at once (greenlets). One more is answered at once with a 503 problem
 # and Retry-After (web_api/workers.py), so thousands of slow clients cannot leave new ones waiting
 # unseen in the listen backlog; 500 slow connections were harmless, 2,000 exhausted two workers.
+# Over the cap, a liveness probe (GET /healthz) is still answered, on one of the spare greenlets, so
+# slow clients that fill the cap cannot get a healthy pod restarted (issue 36). One client filling
+# the cap is the job of a proxy's per-client limits in front (README: "In front of the service").
 worker_connections = 1000
 
 # Load the app (and verify every variant's citations) once in the master: a broken
@@ -73,6 +78,12 @@ graceful_timeout = 20
 # A safety net, not a memory fix (every cache keyed by request data is bounded: issue 24): a worker
 # is replaced after 100,000-110,000 requests (the jitter keeps the two from restarting together).
 # The master preloads the app, so a new worker is a fork, ready at once.
+# Memory: a worker whose resident memory has passed CANASTA_WORKER_MAX_RSS MiB (default 128) after
+# a request stops accepting, answers what it serves and is replaced the same way (web_api/workers.py):
+# what a large answer made the interpreter take is given back to the system (issue 36). Between
+# requests, two workers at the limit and the master (~40 MiB, ~30 of it shared with each worker) come
+# to about 2 x 128 - 20 = 236 MiB of PSS: within the Deployment's 256 Mi. More workers per pod (or a
+# smaller pod) want a lower limit; the budget of a request (web_api/budgets.py) bounds what one adds.
 max_requests = 100_000
 max_requests_jitter = 10_000
 # Seconds an idle keep-alive connection stays open, and (gevent worker) the time a request's line

@@ -257,8 +257,22 @@ def default_dir() -> Traversable:
 
 def load_variant(path: Path | Traversable, folder: Path | Traversable | None = None) -> Variant:
     """Load and verify one variant file (its source text is in ``folder``, default: the file's own);
-    raise :class:`VariantError` on any fault."""
-    data = parsed_yaml(path.read_bytes())
+    raise :class:`VariantError` on any fault.
+
+    The file's parse may come from the cache (:func:`kept_parse`); one that does not make a variant is not
+    trusted to say why: the file itself is parsed and loaded instead, and its faults are the ones raised."""
+    raw = path.read_bytes()
+    kept = kept_parse(raw)
+    if kept is not None:
+        try:
+            return _variant_from(path, folder, kept)
+        except Exception:  # noqa: BLE001 -- whatever a kept parse does, the file decides: parse it
+            pass
+    return _variant_from(path, folder, parsed_yaml(raw))
+
+
+def _variant_from(path: Path | Traversable, folder: Path | Traversable | None, data: object) -> Variant:
+    """The variant ``data`` (a variant file's parse) describes, verified against its source text."""
     if not isinstance(data, dict):
         raise VariantError(f"{path.name}: not a mapping")
     try:
@@ -296,30 +310,58 @@ def load_variant(path: Path | Traversable, folder: Path | Traversable | None = N
 # The parsed data is kept as marshal (plain data only, never pickle) in a private folder, named by the
 # sha256 of the file's bytes and of the YAML library installed, so a changed file or library is parsed
 # again. Only the parse is kept: every load still checks every citation against the source text.
+#
+# The cache is trusted no further than its folder, and an entry no further than it proves (issue 36):
+# * the folder must be a real folder (not a symlink), this user's or root's (a cache written when an
+#   image was built), and writable by its owner alone; otherwise nothing is read from it or kept in it;
+# * an entry is opened without following a symlink and without waiting (a FIFO does not hang the
+#   start), and read only if it is a regular file with one link, this user's or root's, writable by
+#   its owner alone, and at most MAX_ENTRY_BYTES long (a device such as /dev/zero is not read);
+# * it must begin with CACHE_FORMAT, name the sha256 of the very bytes being loaded (an entry copied
+#   under another file's name is not that file's), and carry the sha256 of its own body;
+# * its body must be plain data (marshal of dicts, lists, strings, numbers; never code), and the data
+#   must make a variant that passes every check of the loader (values by their parameters' types,
+#   statuses, citations against the source); else the file is parsed instead (load_variant).
+# Anything odd means parsing the file, never a failed start. Who can write this user's private folder
+# can write the variant files too: the cache guards against other users, links and damage, not the owner.
 
-CACHE_FORMAT = b"canasta-variant-yaml-1"
+CACHE_FORMAT = b"canasta-variant-yaml-2\0"
+MAX_ENTRY_BYTES = 4 * 1024 * 1024  # a kept parse of a shipped variant is about 60 KB
+_DIGEST = 32  # bytes of a sha256
 _PLAIN = (dict, list, str, int, float, bool, type(None))
+_UNSAFE = stat.S_IWGRP | stat.S_IWOTH
 
 
 def parsed_yaml(raw: bytes) -> object:
-    """``raw`` (a variant file's bytes) parsed by PyYAML's safe loader, from the cache where it holds them."""
-    folder, key = _cache_folder(), _cache_key(raw)
-    if folder is not None and key is not None:
-        data = _read_cache(folder / key)
-        if data is not None:
-            return data
+    """``raw`` (a variant file's bytes) parsed by PyYAML's safe loader, and kept for the next start where a
+    private cache folder can be had (:func:`kept_parse` reads it back)."""
     import yaml  # here, not at the top: a start-up that finds every file in the cache never loads PyYAML
     text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as a file read as text
     data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: 10x faster
+    folder, key = _cache_folder(), _cache_key(raw)
     if folder is not None and key is not None:
-        _write_cache(folder, key, data)
+        _write_cache(folder, key, raw, data)
     return data
+
+
+def kept_parse(raw: bytes) -> object:
+    """The parse of ``raw`` kept by an earlier start, or None (no cache, no entry, or one not trusted)."""
+    folder, key = _cache_folder(), _cache_key(raw)
+    if folder is None or key is None:
+        return None
+    return _read_cache(folder / key, raw)
+
+
+def _private(info: os.stat_result) -> bool:
+    """Whether a file or folder is this user's or root's, and writable by its owner alone."""
+    if not hasattr(os, "getuid"):
+        return True  # no POSIX owners and modes to check
+    return info.st_uid in (os.getuid(), 0) and not info.st_mode & _UNSAFE
 
 
 def _cache_folder() -> Path | None:
     """``CANASTA_CACHE_DIR`` (empty: no cache), else ``$XDG_CACHE_HOME`` or ``~/.cache``, then
-    ``canasta-referee``; None where it cannot be made, or where another user could write to it (it must be
-    this user's or root's -- a cache written when an image was built -- and writable by its owner alone)."""
+    ``canasta-referee``; None where it cannot be made, or is not a private folder (see above)."""
     chosen = os.environ.get("CANASTA_CACHE_DIR")
     if chosen == "":
         return None
@@ -327,12 +369,10 @@ def _cache_folder() -> Path | None:
         folder = Path(chosen) if chosen else \
             Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "canasta-referee"
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = folder.stat()
+        info = folder.lstat()
     except (OSError, RuntimeError):  # no home, a read-only disk: parse every time
         return None
-    private = info.st_uid in (os.getuid(), 0) and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) \
-        if hasattr(os, "getuid") else True
-    return folder if private else None
+    return folder if stat.S_ISDIR(info.st_mode) and _private(info) else None
 
 
 @functools.lru_cache(maxsize=1)
@@ -355,21 +395,57 @@ def _cache_key(raw: bytes) -> str | None:
     stamp = _library_stamp()
     if stamp is None:
         return None
-    return hashlib.sha256(CACHE_FORMAT + b"\0" + stamp + b"\0" + raw).hexdigest() + ".marshal"
+    return hashlib.sha256(CACHE_FORMAT + stamp + b"\0" + raw).hexdigest() + ".marshal"
 
 
-def _read_cache(path: Path) -> object:
-    """The data kept at ``path``, or None: absent, damaged (its own sha256 is checked), or not plain data."""
+def _open_flags() -> int:
+    """Read only, never through a symlink, never waiting (a FIFO opens at once), not inherited."""
+    return os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _entry_bytes(path: Path) -> bytes | None:
+    """The bytes of the entry at ``path`` where it is a private regular file of a sane size, else None."""
     try:
-        blob = path.read_bytes()
+        if path.is_symlink():  # where O_NOFOLLOW is missing
+            return None
+        fd = os.open(path, _open_flags())
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or not _private(info) \
+                or info.st_size > MAX_ENTRY_BYTES:
+            return None
+        pieces, size = [], 0
+        while True:  # no more than the size allows: a file that grows meanwhile is not read to its end
+            piece = os.read(fd, MAX_ENTRY_BYTES + 1 - size)
+            if not piece:
+                break
+            pieces.append(piece)
+            size += len(piece)
+            if size > MAX_ENTRY_BYTES:
+                return None
+        return b"".join(pieces)
     except OSError:
         return None
-    digest, body = blob[:32], blob[32:]
-    if hashlib.sha256(body).digest() != digest:
+    finally:
+        os.close(fd)
+
+
+def _read_cache(path: Path, raw: bytes) -> object:
+    """The data kept at ``path`` for the file bytes ``raw``, or None: absent, not a private regular file,
+    another file's, damaged (its own sha256 is checked), or not plain data."""
+    blob = _entry_bytes(path)
+    if blob is None or not blob.startswith(CACHE_FORMAT):
+        return None
+    head = len(CACHE_FORMAT)
+    source, digest, body = blob[head:head + _DIGEST], blob[head + _DIGEST:head + 2 * _DIGEST], \
+        blob[head + 2 * _DIGEST:]
+    if source != hashlib.sha256(raw).digest() or hashlib.sha256(body).digest() != digest:
         return None
     try:
         data = marshal.loads(body)
-    except (EOFError, ValueError, TypeError):
+    except Exception:  # noqa: BLE001 -- EOFError, ValueError, TypeError, and whatever else bad bytes raise
         return None
     return data if _plain(data) else None
 
@@ -390,16 +466,26 @@ def _plain(data: object) -> bool:
     return True
 
 
-def _write_cache(folder: Path, key: str, data: object) -> None:
-    """Keep ``data`` for the next start (written whole under a temporary name, then renamed); data that is
-    not plain (a YAML date) is not kept."""
+def _write_cache(folder: Path, key: str, raw: bytes, data: object) -> None:
+    """Keep ``data`` for the next start (written whole under a new temporary name this process creates, owner
+    only, then renamed); data that is not plain (a YAML date) is not kept."""
     if not _plain(data):
         return
     try:
         body = marshal.dumps(data)
-        temporary = folder / f".{key}.{os.getpid()}.tmp"
-        temporary.write_bytes(hashlib.sha256(body).digest() + body)
-        os.replace(temporary, folder / key)
+        blob = CACHE_FORMAT + hashlib.sha256(raw).digest() + hashlib.sha256(body).digest() + body
+        if len(blob) > MAX_ENTRY_BYTES:
+            return
+        temporary = folder / f".{key}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(blob)
+            os.replace(temporary, folder / key)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
     except (OSError, ValueError):
         pass
 

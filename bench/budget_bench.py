@@ -1,62 +1,152 @@
-"""Budgets of the production server under the heaviest valid requests (issue 24): worst latency, answer size, RSS.
+"""Budgets of the production server under the heaviest valid requests, before and after (issues 24 and 36).
 
-    .venv/bin/python bench/budget_bench.py                        # print the report
-    .venv/bin/python bench/budget_bench.py --write BENCHMARKS.md  # ... and put it into BENCHMARKS.md
+    .venv/bin/python bench/budget_bench.py --calibrate                     # the cost model against CPU
+    .venv/bin/python bench/budget_bench.py --against /tmp/base              # before (that checkout) and after
+    .venv/bin/python bench/budget_bench.py --against /tmp/base --write BENCHMARKS.md
 
-Starts ``gunicorn -c gunicorn.conf.py app:app`` on a free loopback port (the production
-configuration: two workers, the service's worker class) and sends it, one after another:
+**Calibration** (``--calibrate``, in process, this checkout): every request of the corpus
+(``bench/budget_corpus.py``: rulings, scores, the options of hands of 5 cards to a whole deck under
+every variant, phase and house rules with pages of 20 to 1,000, comparisons, self-played replays,
+batches) is answered by the app's WSGI callable with no budget, its CPU time measured
+(``time.process_time``) and set beside the units the cost model priced it at
+(:mod:`adjudicator.cost`, read from the request's environ). It reports, per endpoint, the CPU per unit
+(median and largest, over the requests of 50 ms or more), the heaviest request the default budget
+admits and the heaviest it refuses: the budget in seconds is the budget in units times the largest
+CPU per unit. Those heaviest admitted requests are then the "worst found" of the server run.
 
-* the issue's batches: 1,000 and 500 copies of a da-ludo go-out with 26 three-card melds, twos
-  among them, so that each item is ruled under several readings (1.2 and 0.6 MB of JSON);
-* the largest batch of those items the budget admits (``max_items`` of the 413 above), and four
-  of them at once over 4 s, while ``/healthz`` is asked every 0.25 s;
-* a score batch of long games, and one whose answer the client never reads;
-* 300 ``/v1/options`` requests for the largest hand, each with house-rule meld settings no other
-  one has (with the meld-fit cache unbounded, as before issue 24, they add about 31,000 entries,
-  some 9 MB of Python objects, measured in process with tracemalloc);
-* the fault amplifiers of ``tests/test_hardening.py`` (bodies full of faults): their fastest
-  answer of three, and what ten rounds of them leave in the workers.
+**The server run** starts ``gunicorn -c gunicorn.conf.py app:app`` (the production configuration: two
+gevent workers) from the ``--against`` checkout (before) and from this one (after), on loopback, and
+sends each the same workloads, side by side (a shared machine's load changes by the minute):
 
-It reports, per workload, the HTTP status, the worst latency, the answer's size and the workers'
-peak RSS (``VmHWM``), and at the end whether any worker was killed (``WORKER TIMEOUT``) and
-whether the peak fits the memory limit of ``deploy/canasta-referee.yaml`` (master plus workers,
-counted in RSS: shared pages twice, so an overestimate). Figures, not pass/fail: the budgets
-themselves are asserted behaviourally in ``tests/test_hardening.py`` and ``tests/test_http_batch.py``.
+1. the worst single request found for each endpoint (the issue's bodies, and the heaviest the budget
+   admits), each on a fresh server of each checkout in turn, so that one's memory is not another's:
+   status, time, answer size, the worker's peak RSS (``VmHWM``), whether it was killed;
+2. ``/healthz`` asked every 50 ms while ten heavy requests run (five per worker): its latency;
+3. ``--minutes`` (10) of mixed load -- rulings, options, comparisons, scores and replays, each with
+   house rules no other request has -- on both servers at once, four keep-alive clients each: the
+   workers' RSS every 30 s, and how many workers were replaced on the way (a worker past
+   ``CANASTA_WORKER_MAX_RSS`` is);
+4. 2,300 connections trickling a body at a byte a second (two workers' cap of 1,000 each and more),
+   and 64 ``/healthz`` probes meanwhile: how many are answered, how fast.
+
+Figures, not pass/fail: the budgets are asserted in ``tests/test_budgets*.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import gc
 import http.client
 import json
 import os
+import random
 import re
+import selectors
+import signal
 import socket
+import statistics
+import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
-from http_bench import Server, machine, write_section  # noqa: E402
-from options_bench import situation, whole_deck  # noqa: E402
-from adjudicator.variants import load_all  # noqa: E402
-from test_hardening import AMPLIFIERS, worker_pids  # noqa: E402
+import budget_corpus as corpus_module  # noqa: E402
+from budget_corpus import WIDE, hand_body, long_game  # noqa: E402
+from http_bench import machine, write_section  # noqa: E402
 from test_http_batch import GOOD, heavy_item  # noqa: E402
 
 MARKER = "budget_bench"
-DEPLOY = ROOT / "deploy" / "canasta-referee.yaml"
-VARIANTS = load_all()
+CALIBRATION_MARKER = "budget_calibration"
+
+
+def dumps(value) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
 
 
 # ----------------------------------------------------------------------------------------------
-# Measuring
+# Calibration, in process
+
+
+def calibrate(scale: int) -> dict:
+    """Every corpus request answered with no budget: its CPU, its units, its status with the default budget."""
+    from flask import request as flask_request
+
+    from adjudicator.variants import load_all
+    from web_api import create_app
+    from web_api.budgets import DEFAULT_REQUEST_BUDGET
+
+    variants = load_all()
+    app = create_app({"REQUEST_BUDGET": 10**12, "BATCH_BUDGET": 10**12, "BATCH_DEADLINE": 1000.0})
+    seen: dict = {}
+
+    @app.after_request
+    def note(resp):
+        seen["cost"] = flask_request.environ.get("canasta.cost")
+        return resp
+
+    gc.freeze()
+    client = app.test_client()
+    requests = corpus_module.corpus(variants, scale)
+    for reqs in requests.values():  # warm the process (imports, first uses), not the requests' own caches
+        client.post(reqs[0][1], json=reqs[0][2]).get_data()
+    rows = []
+    for endpoint, reqs in requests.items():
+        for label, path, body in reqs:
+            seen.clear()
+            started = time.process_time()
+            resp = client.post(path, json=body)
+            data = resp.get_data()
+            cpu = time.process_time() - started
+            rows.append({"endpoint": endpoint, "label": label, "path": path, "body": body, "status": resp.status_code,
+                         "cpu": cpu, "units": seen.get("cost") or 0, "bytes": len(data)})
+            print(f"  {endpoint:15} {resp.status_code} {cpu * 1000:8.1f} ms {rows[-1]['units']:>8} u  {label}",
+                  flush=True)
+    return {"rows": rows, "budget": DEFAULT_REQUEST_BUDGET}
+
+
+def calibration_report(result: dict) -> tuple[str, dict]:
+    """The calibration table, and the heaviest admitted request of each endpoint (the server run's worst)."""
+    rows, budget = result["rows"], result["budget"]
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    lines = [f"## The cost model against CPU ({dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC)", "",
+             "- Command: `python bench/budget_bench.py --calibrate --write BENCHMARKS.md`",
+             f"- Machine: {machine()}; in process (the app's WSGI callable, no budget), CPU time of this process; "
+             f"load average at the end {load} (the machine is shared: CPU times are inflated a little, not "
+             "several-fold as wall times are)",
+             f"- {len(rows)} requests of `bench/budget_corpus.py`; CPU per unit over those of 50 ms or more. "
+             f"Default budget: {budget:,} units.", "",
+             "| endpoint | requests | µs/unit median | µs/unit largest | budget in s at the largest | "
+             "heaviest admitted: CPU, answer | heaviest refused: CPU it took |",
+             "|---|---:|---:|---:|---:|---|---|"]
+    worst: dict = {}
+    for endpoint in dict.fromkeys(r["endpoint"] for r in rows):
+        mine = [r for r in rows if r["endpoint"] == endpoint and r["units"]]
+        heavy = [r["cpu"] / r["units"] * 1e6 for r in mine if r["cpu"] >= 0.05]
+        limit = budget if endpoint != "batch" else 100_000
+        admitted = [r for r in mine if r["units"] <= limit]
+        refused = [r for r in mine if r["units"] > limit]
+        top = max(admitted, key=lambda r: r["cpu"]) if admitted else None
+        over = max(refused, key=lambda r: r["cpu"]) if refused else None
+        if top is not None:
+            worst[endpoint] = top
+        largest = max(heavy) if heavy else 0.0
+        lines.append(
+            f"| {endpoint} | {len(mine)} | {statistics.median(heavy) if heavy else 0:.1f} | {largest:.1f} | "
+            f"{limit * largest / 1e6:.1f} | "
+            + (f"{top['cpu']:.2f} s, {top['bytes'] / 1e6:.1f} MB ({top['label']}, {top['units']:,} u)" if top else "–")
+            + " | " + (f"{over['cpu']:.2f} s ({over['label']}, {over['units']:,} u)" if over else "–") + " |")
+    lines += ["", "Every request over the budget is answered with a 413 before any work in the server; the "
+              "figures of the refused ones are what they would have cost."]
+    return "\n".join(lines), worst
+
+
+# ----------------------------------------------------------------------------------------------
+# The server
 
 
 def status_kib(pid: int, field: str) -> int:
@@ -68,149 +158,365 @@ def status_kib(pid: int, field: str) -> int:
     return int(found.group(1)) if found else 0
 
 
-class Workers:
-    """The server's workers: their current and peak RSS, sampled while a workload runs."""
+def worker_pids(master: int) -> set[int]:
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == master:
+                out.add(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
 
-    def __init__(self, master: int):
-        self.master = master
-        self.peak_kib = 0  # the largest RSS one worker reached (sampled)
-        self.peak_pss_kib = 0  # the largest proportional set size of master and workers together (sampled)
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``gunicorn -c gunicorn.conf.py app:app`` from ``root`` on a free loopback port."""
+
+    def __init__(self, root: Path, log_dir: Path, name: str):
+        self.root, self.name = root, name
+        self.port = free_port()
+        self.log_path = log_dir / f"{name}-{self.port}.log"
+        self.proc: subprocess.Popen | None = None
+        self.started_workers: set[int] = set()
+
+    def __enter__(self) -> "Server":
+        env = {**os.environ, "PORT": str(self.port), "CANASTA_CACHE_DIR": "", "PYTHONDONTWRITEBYTECODE": "1"}
+        for name in ("WEB_CONCURRENCY", "PYTHONPATH", "CANASTA_REQUEST_BUDGET", "CANASTA_WORKER_MAX_RSS"):
+            env.pop(name, None)
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:app",
+                                          "-b", f"127.0.0.1:{self.port}"], cwd=self.root, env=env, stdout=log,
+                                         stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if get(self.port, "/healthz", timeout=2)[0] == 200 and len(self.workers()) >= 2:
+                    self.started_workers = self.workers()
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.__exit__()
+        raise RuntimeError(f"the server from {self.root} did not start:\n{self.log()[-2000:]}")
+
+    def workers(self) -> set[int]:
+        return worker_pids(self.proc.pid) if self.proc else set()
 
     def rss_kib(self) -> dict[int, int]:
-        return {pid: status_kib(pid, "VmRSS") for pid in worker_pids(self.master)}
-
-    def pss_kib(self) -> int:
-        """Master and workers together, shared pages counted once (what the pod's memory limit sees)."""
-        total = 0
-        for pid in (self.master, *worker_pids(self.master)):
-            try:
-                found = re.search(r"Pss:\s+(\d+)", Path(f"/proc/{pid}/smaps_rollup").read_text())
-            except OSError:
-                continue
-            total += int(found.group(1)) if found else 0
-        return total
-
-    def sample(self, stop: threading.Event) -> None:
-        while not stop.wait(0.05):
-            self.peak_kib = max([self.peak_kib, *self.rss_kib().values()])
-            self.peak_pss_kib = max(self.peak_pss_kib, self.pss_kib())
+        return {pid: status_kib(pid, "VmRSS") for pid in self.workers()}
 
     def hwm_kib(self) -> int:
-        """The largest peak RSS of any worker since it started (the kernel's own high-water mark)."""
-        return max([status_kib(pid, "VmHWM") for pid in worker_pids(self.master)] or [0])
+        return max([status_kib(pid, "VmHWM") for pid in self.workers()] or [0])
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def __exit__(self, *exc) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
 
 
-def request(port: int, method: str, path: str, body: bytes | None = None, timeout: float = 120):
-    """``(status, answer bytes, seconds)`` on a fresh connection."""
+def post(port: int, path: str, body: bytes, timeout: float = 120) -> tuple[int | str, int, float]:
+    """``(status, answer bytes, seconds)`` on a fresh connection, the answer read whole."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     started = time.perf_counter()
     try:
-        conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
+        conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
         resp = conn.getresponse()
-        data = resp.read()
-        return resp.status, data, time.perf_counter() - started
+        size = len(resp.read())
+        return resp.status, size, time.perf_counter() - started
+    except (OSError, http.client.HTTPException) as error:
+        return type(error).__name__, 0, time.perf_counter() - started
     finally:
         conn.close()
 
 
-def run(port: int, workers: Workers, bodies: list[bytes], path: str, spacing: float = 0.0) -> dict:
-    """Send ``bodies`` (``spacing`` s apart, each on its own connection) while ``/healthz`` is asked."""
-    stop = threading.Event()
-    sampler = threading.Thread(target=workers.sample, args=(stop,), daemon=True)
-    workers.peak_kib = 0
-    sampler.start()
-    health: list[float] = []
-
-    def ask_health():
-        while not stop.wait(0.25):
-            try:
-                health.append(request(port, "GET", "/healthz", timeout=60)[2])
-            except OSError:
-                health.append(float("inf"))
-
-    prober = threading.Thread(target=ask_health, daemon=True)
-    prober.start()
-    results: list = [None] * len(bodies)
-
-    def send(i: int, body: bytes):
-        try:
-            results[i] = request(port, "POST", path, body)
-        except OSError as error:
-            results[i] = (type(error).__name__, b"", float("inf"))
-
-    threads = []
-    for i, body in enumerate(bodies):
-        threads.append(threading.Thread(target=send, args=(i, body), daemon=True))
-        threads[-1].start()
-        time.sleep(spacing)
-    for t in threads:
-        t.join()
-    stop.set()
-    sampler.join()
-    prober.join()
-    statuses = sorted({str(r[0]) for r in results})
-    done = not_done = 0
-    for status, data, _ in results:
-        if status == 200 and data.startswith(b'{"results"'):
-            for item in json.loads(data)["results"]:
-                if "problem" in item and item["problem"].get("status") == 503:
-                    not_done += 1
-                else:
-                    done += 1
-    return {"status": "/".join(statuses), "worst_s": max(r[2] for r in results),
-            "answer_bytes": max(len(r[1]) for r in results), "body_bytes": max(map(len, bodies)),
-            "peak_rss_kib": workers.peak_kib, "healthz_worst_s": max(health or [0.0]), "done": done,
-            "not_done": not_done}
+def get(port: int, path: str, timeout: float = 60) -> tuple[int | str, float]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    started = time.perf_counter()
+    try:
+        conn.request("GET", path)
+        resp = conn.getresponse()
+        resp.read()
+        return resp.status, time.perf_counter() - started
+    finally:
+        conn.close()
 
 
-def unread(port: int, path: str, body: bytes, wait: float) -> dict:
-    """Send ``body`` and read nothing for ``wait`` s: is the connection dropped?"""
-    with socket.socket() as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before connecting: the window is agreed then
-        sock.settimeout(30)
-        sock.connect(("127.0.0.1", port))
-        head = (f"POST {path} HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(body)}\r\n\r\n").encode()
-        sock.sendall(head + body)
-        time.sleep(wait)
-        received = 0
-        try:
-            while chunk := sock.recv(1 << 20):
-                received += len(chunk)
-        except OSError:
-            pass
-    return {"received_bytes": received}
+class Sampler:
+    """The workers' largest RSS, sampled every 20 ms while a workload runs."""
+
+    def __init__(self, server: Server):
+        self.server, self.peak_kib, self._stop = server, 0, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self._stop.wait(0.02):
+            self.peak_kib = max([self.peak_kib, *self.server.rss_kib().values()])
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
 
 
 # ----------------------------------------------------------------------------------------------
-# Bodies
+# The workloads
 
 
-def dumps(value) -> bytes:
-    return json.dumps(value, separators=(",", ":")).encode()
+def worst_requests(worst: dict) -> list[tuple[str, str, bytes]]:
+    """``(label, path, body)``: the issue's bodies and the heaviest of each endpoint the budget admits."""
+    from test_budgets import ISSUE_COMPARE, ISSUE_COMPARE_15, deck_hand, table
+
+    bands = [{"min": 5 * i, "points": 50} for i in range(130_000)]
+    single_bands = [{"min": 5 * i, "points": 50} for i in range(9_000)]  # what a 256 KiB body holds
+    out = [
+        ("/v1/compare: the issue's 50-card hand, no action (502 bytes)", "/v1/compare", dumps(ISSUE_COMPARE)),
+        ("/v1/compare: the issue's 15 cards, meld.min_cards 2", "/v1/compare", dumps(ISSUE_COMPARE_15)),
+        ("/v1/options: a whole deck, ?limit=1000", "/v1/options?limit=1000",
+         dumps({"variant": "da-ludo", "situation": table(deck_hand(None))})),
+        ("/v1/adjudicate: the heavy go-out with 9,000 bands (256 KiB)", "/v1/adjudicate",
+         dumps({**heavy_item(), "house_rules": {"opening.bands": single_bands}})),
+        ("batch: the issue's go-out with 130,000 bands (3.3 MiB)", "/v1/adjudicate/batch",
+         dumps({"requests": [{**heavy_item(), "house_rules": {"opening.bands": bands}}]})),
+    ]
+    for endpoint, row in worst.items():
+        out.append((f"{endpoint}: the heaviest the budget admits ({row['label']})", row["path"], dumps(row["body"])))
+    return out
 
 
-def long_game(rounds: int) -> dict:
-    """A game of ``rounds`` rounds (the schema's cap is 200) that never reaches the target: about 1 MB of answer."""
-    one = [{"teams": [{"name": "A", "melded_points": 100, "natural_canastas": 1, "went_out": True},
-                      {"name": "B", "melded_points": 0, "hand_points": 700}]},
-           {"teams": [{"name": "A", "melded_points": 0, "hand_points": 700},
-                      {"name": "B", "melded_points": 100, "natural_canastas": 1, "went_out": True}]}]
-    return {"variant": "no-pagat", "rounds": (one * rounds)[:rounds]}
+def run_worst(root: Path, tmp: Path, name: str, requests) -> list[dict]:
+    rows = []
+    for label, path, body in requests:
+        with Server(root, tmp, name) as server:
+            with Sampler(server) as sampler:
+                status, size, seconds = post(server.port, path, body)
+            time.sleep(0.3)
+            killed = server.workers() != server.started_workers or "WORKER TIMEOUT" in server.log()
+            rows.append({"label": label, "body": len(body), "status": status, "seconds": seconds, "bytes": size,
+                         "peak_kib": max(sampler.peak_kib, server.hwm_kib()), "killed": killed})
+            print(f"  {name}: {label}: {status} {seconds:.2f} s {size / 1e6:.2f} MB "
+                  f"{rows[-1]['peak_kib'] / 1024:.0f} MiB{' KILLED' if killed else ''}", flush=True)
+    return rows
 
 
-def house_rules(i: int) -> dict:
-    """The ``i``-th of 672 distinct meld settings."""
-    return {"meld.min_cards": 2 + i % 6, "meld.min_naturals": (i // 6) % 8,
-            "meld.max_wilds": None if (i // 48) % 14 == 13 else (i // 48) % 14}
+def healthz_during(root: Path, tmp: Path, name: str, path: str, body: bytes, count: int = 10) -> dict:
+    """``count`` heavy requests at once, ``/healthz`` asked every 50 ms meanwhile."""
+    with Server(root, tmp, name) as server:
+        results: list = [None] * count
+        stop = threading.Event()
+        latencies: list[float] = []
+
+        def probe():
+            while not stop.is_set():
+                try:
+                    latencies.append(get(server.port, "/healthz", timeout=60)[1])
+                except OSError:
+                    latencies.append(float("inf"))
+                stop.wait(0.05)
+
+        def heavy(i):
+            results[i] = post(server.port, path, body)
+
+        prober = threading.Thread(target=probe, daemon=True)
+        threads = [threading.Thread(target=heavy, args=(i,), daemon=True) for i in range(count)]
+        for t in threads:
+            t.start()
+        time.sleep(0.1)
+        prober.start()
+        for t in threads:
+            t.join()
+        stop.set()
+        prober.join()
+        killed = server.workers() != server.started_workers or "WORKER TIMEOUT" in server.log()
+    ordered = sorted(latencies)
+    return {"statuses": sorted({str(r[0]) for r in results}), "slowest_heavy": max(r[2] for r in results),
+            "probes": len(ordered), "p50": statistics.median(ordered) if ordered else 0,
+            "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0,
+            "max": ordered[-1] if ordered else 0, "killed": killed}
 
 
-def options_body(i: int) -> bytes:
-    """"What may I do?" for the largest hand (every card of the deck but the pile's), the team not yet opened,
-    under the ``i``-th house-rule meld settings: the opening search checks about 100 meld shapes of each."""
-    rules = VARIANTS["sv-classic"]
-    return dumps({"variant": "sv-classic", "house_rules": house_rules(i),
-                  "situation": situation(whole_deck(rules, opened=False), [], {"drew": "stock"}, score=0)})
+def self_played(variants) -> list[dict]:
+    from selfplay import play
+
+    return [play(variants, vid, s, players=4) for vid in ("sv-classic", "no-pagat") for s in range(3)]
+
+
+def mixed_bodies(variants, seed: int, logs: list[dict]):
+    """An endless mix of ordinary requests, each with house rules no other has."""
+    from test_budgets import HAND_15, table
+
+    rng = random.Random(seed)
+    i = seed * 1_500_000
+    while True:
+        i += 1
+        # every request's own house rules (valid for every table below): 6 million combinations
+        distinct = {"meld.min_cards": 2 + i % 2, "score.going_out": i // 2 % 1001,
+                    "meld.max_wilds": 3 + i // 2002 % 3, "score.red_three": i // 6006 % 1001}
+        kind = i % 6
+        if kind in (0, 1):
+            yield "/v1/adjudicate", dumps({**GOOD, "house_rules": distinct})
+        elif kind == 2:
+            hand = rng.sample(HAND_15, 11)
+            yield "/v1/options", dumps({"variant": rng.choice(list(variants)), "situation": table(hand, drew="stock"),
+                                        "house_rules": distinct})
+        elif kind == 3:
+            yield "/v1/compare", dumps({"situation": table(rng.sample(HAND_15, 9), drew="stock"),
+                                        "house_rules": distinct})
+        elif kind == 4:
+            yield "/v1/score", dumps({**long_game(10), "house_rules": distinct})
+        else:
+            yield "/v1/replay", dumps({**rng.choice(logs), "house_rules": {"score.going_out": distinct["score.going_out"]}})
+
+
+class KeptConnection:
+    """One client's keep-alive connection, opened again when the server closes it."""
+
+    def __init__(self, port: int):
+        self.port, self.conn = port, None
+
+    def post(self, path: str, body: bytes) -> int | str:
+        for attempt in (0, 1):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            try:
+                self.conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+                resp = self.conn.getresponse()
+                resp.read()
+                if resp.will_close:
+                    self.close()
+                return resp.status
+            except (OSError, http.client.HTTPException) as error:
+                self.close()
+                if attempt:
+                    return type(error).__name__
+        return "unreachable"
+
+    def close(self):
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def mixed_load(servers: dict[str, Server], minutes: float, variants, logs: list[dict], clients: int = 4) -> dict:
+    """The same mixed load on each server at once (``clients`` keep-alive clients each), side by side."""
+    stop = threading.Event()
+    lock = threading.Lock()
+    out = {name: {"series": [], "requests": 0, "errors": 0, "error_kinds": {}} for name in servers}
+
+    def client(name: str, server: Server, seed: int):
+        conn = KeptConnection(server.port)
+        for path, body in mixed_bodies(variants, seed, logs):
+            if stop.is_set():
+                conn.close()
+                return
+            status = conn.post(path, body)
+            with lock:
+                mine = out[name]
+                mine["requests"] += 1
+                if status not in (200, 413):
+                    mine["errors"] += 1
+                    mine["error_kinds"][f"{path} {status}"] = mine["error_kinds"].get(f"{path} {status}", 0) + 1
+
+    threads = [threading.Thread(target=client, args=(name, server, seed), daemon=True)
+               for name, server in servers.items() for seed in range(clients)]
+    for t in threads:
+        t.start()
+    seen = {name: set(server.started_workers) for name, server in servers.items()}
+    started = time.monotonic()
+    while time.monotonic() - started < minutes * 60:
+        time.sleep(30)
+        at = round((time.monotonic() - started) / 60, 1)
+        for name, server in servers.items():
+            rss = server.rss_kib()
+            seen[name] |= set(rss)
+            out[name]["series"].append((at, sorted(v // 1024 for v in rss.values())))
+        print(f"  {at} min: " + "; ".join(f"{n} {out[n]['series'][-1][1]} MiB, {out[n]['requests']} requests"
+                                           for n in servers), flush=True)
+    stop.set()
+    for t in threads:
+        t.join(60)
+    for name, server in servers.items():
+        out[name]["new_workers"] = len(seen[name] - server.started_workers)
+        out[name]["recycled_for_memory"] = server.log().count("CANASTA_WORKER_MAX_RSS")
+    return out
+
+
+def full_cap(root: Path, tmp: Path, name: str, connections: int = 2300, probes: int = 64) -> dict:
+    """``connections`` trickling a body at a byte a second, then ``probes`` /healthz calls over 16 s."""
+    with Server(root, tmp, name) as server:
+        selector = selectors.DefaultSelector()
+        socks = []
+        head = (b"POST /v1/adjudicate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 100000\r\n\r\n")
+        refused = 0
+        for _ in range(connections):
+            try:
+                sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+                sock.sendall(head)
+                sock.setblocking(False)
+                socks.append(sock)
+                selector.register(sock, selectors.EVENT_READ)
+            except OSError:
+                refused += 1
+        stop = threading.Event()
+
+        def trickle():
+            while not stop.wait(1.0):
+                for sock in list(socks):
+                    try:
+                        sock.send(b"{")
+                    except OSError:
+                        pass
+
+        def drain():
+            nonlocal refused
+            while not stop.is_set():
+                for key, _ in selector.select(timeout=0.2):
+                    try:
+                        data = key.fileobj.recv(65536)
+                    except OSError:
+                        data = b""
+                    if data.startswith(b"HTTP/1.1 503"):
+                        refused += 1
+                    if not data or data.startswith(b"HTTP/1.1 503"):
+                        selector.unregister(key.fileobj)
+
+        trickler = threading.Thread(target=trickle, daemon=True)
+        drainer = threading.Thread(target=drain, daemon=True)
+        trickler.start()
+        drainer.start()
+        time.sleep(2)
+        answers = []
+        for _ in range(probes):
+            try:
+                answers.append(get(server.port, "/healthz", timeout=10))
+            except OSError as error:
+                answers.append((type(error).__name__, 10.0))
+            time.sleep(0.25)
+        stop.set()
+        trickler.join()
+        drainer.join()
+        for sock in socks:
+            sock.close()
+    ok = [seconds for status, seconds in answers if status == 200]
+    return {"connections": connections, "trickle_refused": refused, "probes": probes, "answered": len(ok),
+            "worst": max(ok) if ok else float("nan"), "median": statistics.median(ok) if ok else float("nan"),
+            "other": sorted({str(status) for status, _ in answers if status != 200})}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -221,124 +527,99 @@ def mib(kib: int) -> str:
     return f"{kib / 1024:.0f} MiB"
 
 
-def memory_limit_mib() -> float:
-    for doc in yaml.safe_load_all(DEPLOY.read_text(encoding="utf-8")):
-        if doc and doc.get("kind") == "Deployment":
-            limit = doc["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["memory"]
-            number, unit = re.fullmatch(r"(\d+)(Mi|Gi)", limit).groups()
-            return float(number) * (1024 if unit == "Gi" else 1)
-    raise ValueError("no Deployment in " + str(DEPLOY))
+def server_report(results: dict, against: Path, minutes: float) -> str:
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    lines = [f"## Budgets under the heaviest valid requests, before and after ({dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC)",
+             "", f"- Command: `python bench/budget_bench.py --against {against} --minutes {minutes:g} --write BENCHMARKS.md`",
+             "- Server: `gunicorn -c gunicorn.conf.py app:app` (production configuration: 2 gevent workers), "
+             "before: the `--against` checkout, after: this one, the same workloads side by side (each worst "
+             "request on a fresh server of each in turn; the mixed load on both at once)",
+             f"- Machine: {machine()}; the clients run on the same machine; load average at the end {load} (the "
+             "machine is shared with other work: times are long and vary, sizes and memory hardly)", "",
+             "**1. The worst single request found for each endpoint** (each on a fresh server)", "",
+             "| request | body | before: status, time, answer, worker peak RSS | after: status, time, answer, worker peak RSS |",
+             "|---|---:|---|---|"]
+    for before, after in zip(results["before"]["worst"], results["after"]["worst"]):
+        def cell(r):
+            return (f"{r['status']}, {r['seconds']:.2f} s, {r['bytes'] / 1e6:.2f} MB, {mib(r['peak_kib'])}"
+                    + (", **worker killed**" if r["killed"] else ""))
+        lines.append(f"| {before['label']} | {before['body'] / 1e3:.1f} KB | {cell(before)} | {cell(after)} |")
+    lines += ["", "**2. `/healthz` while ten heavy requests run** (asked every 50 ms; five heavy requests per worker)", "",
+              "| | heavy requests: status, slowest | probes | `/healthz` p50 | p99 | worst |", "|---|---|---:|---:|---:|---:|"]
+    for when in ("before", "after"):
+        h = results[when]["healthz"]
+        lines.append(f"| {when}: {h['label']} | {'/'.join(h['statuses'])}, {h['slowest_heavy']:.1f} s"
+                     f"{', **worker killed**' if h['killed'] else ''} | {h['probes']} | {h['p50'] * 1000:.0f} ms | "
+                     f"{h['p99'] * 1000:.0f} ms | {h['max'] * 1000:.0f} ms |")
+    lines += ["", f"**3. RSS under {minutes:g} minutes of mixed load** (rulings, options, comparisons, scores, replays, "
+              "each with house rules no other request has; both servers at once, four keep-alive clients each): each "
+              "worker's RSS every 30 s", "",
+              "| minute | before (MiB) | after (MiB) |", "|---:|---|---|"]
+    for (t, before), (_, after) in zip(results["before"]["mixed"]["series"], results["after"]["mixed"]["series"]):
+        lines.append(f"| {t:g} | {' + '.join(map(str, before))} | {' + '.join(map(str, after))} |")
+    for when in ("before", "after"):
+        m = results[when]["mixed"]
+        lines.append("")
+        kinds = ", ".join(f"{k}: {v}" for k, v in sorted(m["error_kinds"].items())) or "none"
+        lines.append(f"- {when}: {m['requests']:,} requests ({m['errors']} not 200/413: {kinds}); workers started on "
+                     f"the way: {m['new_workers']} ({m['recycled_for_memory']} replaced for their memory)")
+    lines += ["", "**4. `/healthz` while slow clients fill the connection cap**", "",
+              "| | trickling connections (refused with 503) | `/healthz` answered | median | worst | other answers |",
+              "|---|---|---:|---:|---:|---|"]
+    for when in ("before", "after"):
+        c = results[when]["cap"]
+        lines.append(f"| {when} | {c['connections']:,} ({c['trickle_refused']:,}) | {c['answered']} of {c['probes']} | "
+                     f"{c['median'] * 1000:.0f} ms | {c['worst'] * 1000:.0f} ms | {', '.join(c['other']) or '–'} |")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calibrate", action="store_true", help="only the in-process calibration")
+    parser.add_argument("--against", type=Path, help="a checkout of the code before (the server run)")
+    parser.add_argument("--minutes", type=float, default=10.0, help="minutes of mixed load per server")
+    parser.add_argument("--scale", type=int, default=1, help="corpus size multiplier for the calibration")
     parser.add_argument("--write", type=Path, help="write the report into this Markdown file (BENCHMARKS.md)")
-    parser.add_argument("--options", type=int, default=300, help="/v1/options requests with distinct house rules")
     args = parser.parse_args(argv)
 
-    rows: list[tuple[str, dict]] = []
-    tmp = Path(tempfile.mkdtemp(prefix="budget-bench-"))
-    with Server(None, None, None, None, tmp) as server:
-        port, workers = server.port, Workers(server.proc.pid)
-        time.sleep(0.5)
-        start_rss = workers.rss_kib()
-        heavy = heavy_item()
-        print("heavy batches ...", flush=True)
-        rows.append(("the issue's batch: 1,000 heavy go-outs", run(port, workers, [dumps({"requests": [heavy] * 1000})],
-                                                                 "/v1/adjudicate/batch")))
-        rows.append(("the issue's batch: 500 heavy go-outs", run(port, workers, [dumps({"requests": [heavy] * 500})],
-                                                               "/v1/adjudicate/batch")))
-        refused = json.loads(request(port, "POST", "/v1/adjudicate/batch", dumps({"requests": [heavy] * 1000}))[1])
-        fits = refused["max_items"]
-        within = dumps({"requests": [heavy] * fits})
-        rows.append((f"{fits} heavy go-outs (`max_items` of the 413)", run(port, workers, [within],
-                                                                          "/v1/adjudicate/batch")))
-        rows.append((f"4 × {fits} heavy go-outs, 1 s apart", run(port, workers, [within] * 4, "/v1/adjudicate/batch",
-                                                                spacing=1.0)))
-        rows.append(("1,000 ordinary rulings", run(port, workers, [dumps({"requests": [GOOD] * 1000})],
-                                                   "/v1/adjudicate/batch")))
-        print("score batches ...", flush=True)
-        game = dumps(long_game(200))
-        count = min(1000, (4 * 1024 * 1024 - 100) // (len(game) + 1))  # as many as the 4 MiB body holds
-        games = dumps({"requests": [long_game(200)] * count})
-        rows.append((f"{count} games of 200 rounds (score batch)", run(port, workers, [games], "/v1/score/batch")))
-        dropped_before = server.log_path.read_text(errors="replace").count("Dropped a client")
-        never_read = unread(port, "/v1/score/batch", games, wait=20)
-        dropped = server.log_path.read_text(errors="replace").count("Dropped a client") - dropped_before
+    print("calibrating the cost model in process ...", flush=True)
+    calibration, worst = calibration_report(calibrate(args.scale))
+    print(calibration)
+    if args.write:
+        write_section(args.write, calibration, CALIBRATION_MARKER)
+    if args.calibrate:
+        return 0
+    if args.against is None:
+        parser.error("the server run needs --against (a checkout of the code before)")
+    from adjudicator.variants import load_all
+    from test_budgets import deck_hand, table
 
-        print("options with distinct house rules ...", flush=True)
-        for i in range(20):  # warm both workers with the shipped settings
-            request(port, "POST", "/v1/options", options_body(0))
-        before = sum(workers.rss_kib().values())
-        worst = 0.0
-        for i in range(1, args.options + 1):
-            status, _, seconds = request(port, "POST", "/v1/options", options_body(i))
-            assert status == 200, status
-            worst = max(worst, seconds)
-        options_growth = sum(workers.rss_kib().values()) - before
-
-        print("fault amplifiers ...", flush=True)
-        amplifier_rows = []
-        bodies = {name: dumps(body) for name, body in AMPLIFIERS.items()}
-        for name, body in bodies.items():
-            request(port, "POST", "/v1/adjudicate", body)
-            times = [request(port, "POST", "/v1/adjudicate", body)[2] for _ in range(3)]
-            amplifier_rows.append((name, len(body), min(times)))
-        for _ in range(10):
-            for body in bodies.values():
-                request(port, "POST", "/v1/adjudicate", body)
-        plateau = workers.rss_kib()
-        for _ in range(10):
-            for body in bodies.values():
-                request(port, "POST", "/v1/adjudicate", body)
-        after = workers.rss_kib()
-        amplifier_growth = max((after[p] - plateau[p] for p in plateau if p in after), default=0)
-
-        hwm = workers.hwm_kib()
-        peak_pss = workers.peak_pss_kib
-        master_rss = status_kib(server.proc.pid, "VmRSS")
-        peak_total = master_rss + sum(status_kib(p, "VmHWM") for p in worker_pids(server.proc.pid))
-        log_errors = server.errors_in_log()
-        same_workers = set(start_rss) == worker_pids(server.proc.pid)
-
-    limit = memory_limit_mib()
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    lines = [f"## Budgets under heavy requests ({dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC)", "",
-             "- Command: `python bench/budget_bench.py --write BENCHMARKS.md`",
-             f"- Server: `{' '.join(server.cmd[1:])}` (production configuration: 2 gevent workers)",
-             f"- Machine: {machine()}; the client runs on the same machine; load average at the end "
-             f"{load} (other programs share the machine: latencies and rulings done by the deadline depend on "
-             f"it, the sizes and memory figures hardly)", "",
-             "| workload | body | status | worst latency | answer | rulings done / not done | "
-             "worker RSS peak | worst `/healthz` meanwhile |",
-             "|---|---:|---|---:|---:|---:|---:|---:|"]
-    for name, r in rows:
-        done = f"{r['done']:,} / {r['not_done']:,}" if r["done"] or r["not_done"] else "–"
-        health = f"{r['healthz_worst_s'] * 1000:.0f} ms" if r["healthz_worst_s"] else "–"
-        lines.append(f"| {name} | {r['body_bytes'] / 1e6:.2f} MB | {r['status']} | {r['worst_s']:.2f} s | "
-                     f"{r['answer_bytes'] / 1e6:.2f} MB | {done} | {mib(r['peak_rss_kib'])} | "
-                     f"{health} |")
-    lines += ["",
-              f"- The same score batch, its answer never read: "
-              f"{'dropped by the write deadline' if dropped else '**not dropped**'} "
-              f"({never_read['received_bytes'] / 1e6:.2f} MB reached the client's buffers).",
-              f"- {args.options} `/v1/options` requests, each with house-rule meld settings no other has: the two "
-              f"workers' RSS grew by **{options_growth / 1024:.1f} MiB** together (target < 30 MiB); worst latency "
-              f"{worst * 1000:.0f} ms.",
-              "- Fault amplifiers (`tests/test_hardening.py`), fastest of three answers: "
-              + "; ".join(f"{name} ({size / 1024:.0f} KiB) {seconds * 1000:.0f} ms"
-                          for name, size, seconds in amplifier_rows)
-              + f". Ten more rounds of them after ten to the plateau: a worker grew by at most "
-                f"{amplifier_growth / 1024:.1f} MiB.",
-              f"- Peak RSS of one worker over the whole run: **{mib(hwm)}** (target ≤ 250 MB). Master and workers "
-              f"together, against the Deployment's memory limit of {limit:.0f} Mi: largest PSS sampled "
-              f"**{mib(peak_pss)}** (shared pages once: what the limit counts) "
-              f"**{'fits' if peak_pss / 1024 <= limit else 'does not fit'}**; the sum of their peak RSS, "
-              f"shared pages counted in each: {mib(peak_total)} "
-              f"({'within' if peak_total / 1024 <= limit else 'over'} the limit).",
-              f"- Workers killed or replaced: {'none' if same_workers else '**yes**'}; errors in the log "
-              f"(`[ERROR]`, `Traceback`, `WORKER TIMEOUT`): {len(log_errors) or 'none'}."]
-    report = "\n".join(lines)
+    variants = load_all()
+    logs = self_played(variants)
+    requests = worst_requests(worst)
+    heavy_options = ("a whole deck, ?limit=20", "/v1/options",
+                     dumps({"variant": "da-ludo", "situation": table(deck_hand(None)), "house_rules": WIDE}))
+    tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"budget-bench-{os.getpid()}"
+    tmp.mkdir(parents=True, exist_ok=True)
+    roots = {"before": args.against.resolve(), "after": ROOT}
+    results: dict = {when: {"worst": []} for when in roots}
+    print("the worst requests, before and after in turn ...", flush=True)
+    for request in requests:  # side by side: each request on a fresh server of each, one after the other
+        for when, root in roots.items():
+            results[when]["worst"] += run_worst(root, tmp, when, [request])
+    label, path, body = heavy_options
+    for when, root in roots.items():
+        results[when]["healthz"] = {"label": label, **healthz_during(root, tmp, when, path, body)}
+        print(f"  {when} healthz: {results[when]['healthz']}", flush=True)
+    for when, root in roots.items():
+        results[when]["cap"] = full_cap(root, tmp, when)
+        print(f"  {when} cap: {results[when]['cap']}", flush=True)
+    print(f"{args.minutes:g} minutes of mixed load on both servers at once ...", flush=True)
+    with Server(roots["before"], tmp, "before") as before, Server(roots["after"], tmp, "after") as after:
+        mixed = mixed_load({"before": before, "after": after}, args.minutes, variants, logs)
+    for when in roots:
+        results[when]["mixed"] = mixed[when]
+    report = server_report(results, args.against, args.minutes)
     print(report)
     if args.write:
         write_section(args.write, report, MARKER)

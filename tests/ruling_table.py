@@ -67,11 +67,18 @@ ROWS = [
      "turn.draw_first", "I I I I"),
     ("take an empty pile", base(discard_pile=[]), {"type": "take_pile", "with": ["9H", "9S"]},
      "pile.empty", "I I I I"),
-    ("one card in hand, one card in the pile", base(discard_pile=["KC"], player={"hand": ["KD"]}),
+    ("one card in hand, one card in the pile",  # the team has a canasta: the last card may go out
+     base(discard_pile=["KC"], player={"hand": ["KD"]},
+          team={"score": 1000, "melds": [["KH", "KS", "KD"], ["8H", "8S", "8D", "8C", "8H", "8S", "8D"]],
+                "red_threes": 0}),
      {"type": "take_pile", "with": []}, {"*": "pile.unfrozen.add_to_meld", "sv-gamerules": "pile.one_card_rule"},
      "L L L I"),
+    ("a take that leaves one card, without a canasta",  # its discard would go out: as a meld that leaves one
+     base(discard_pile=["KC"], player={"hand": ["KD"]}),
+     {"type": "take_pile", "with": []}, {"*": "go_out.keep_card", "da-ludo": "pile.unfrozen.add_to_meld"},
+     "I I L I"),
     ("meld pile cards in the same turn",
-     base(discard_pile=["7C", "7S", "9D"], player={"hand": ["9H", "9S", "7D", "5C"]}),
+     base(discard_pile=["7C", "7S", "9D"], player={"hand": ["9H", "9S", "7D", "5C", "6C", "8H", "4D"]}),
      {"type": "take_pile", "with": ["9H", "9S"], "melds": [["7C", "7S", "7D"]]}, "pile.cards_same_turn", "L L I L"),
     ("meld cards taken with the pile later that turn",
      base(turn={"drew": "pile", "cards_from_pile": ["7C", "7S"]}, discard_pile=[],
@@ -225,7 +232,7 @@ HOUSE_RULES = {
 ROWS += [
     ("take unfrozen with a nine and a plain card", base(), {"type": "take_pile", "with": ["9H", "5C"]},
      "pile.unfrozen.natural_and_wild", "I I I I"),
-    ("take unfrozen with a nine and a two", base(player={"hand": ["9H", "2C", "5C"]}),
+    ("take unfrozen with a nine and a two", base(player={"hand": ["9H", "2C", "5C", "6D", "8H"]}),
      {"type": "take_pile", "with": ["9H", "2C"]}, "pile.unfrozen.natural_and_wild", "L L U L"),
 ]
 

@@ -76,9 +76,11 @@ def test_an_undetermined_ruling_is_answered(capsys, tmp_path):
 
 def test_a_replay_with_an_illegal_move_exits_1(capsys, tmp_path):
     broken = copy.deepcopy(LOG)
-    broken["moves"][0] = {"player": 1, "action": broken["moves"][0]["action"]}  # out of turn
-    status, printed = run(capsys, "replay", written(tmp_path, broken))
-    assert status == 1 and printed["first_illegal"]["index"] == 0
+    at = next(i for i, move in enumerate(broken["moves"]) if "action" in move)  # the first action (events before)
+    seat = broken["moves"][at]["player"]
+    broken["moves"][at] = {"player": (seat + 1) % broken["players"], "action": broken["moves"][at]["action"]}
+    status, printed = run(capsys, "replay", written(tmp_path, broken))  # out of turn
+    assert status == 1 and printed["first_illegal"]["index"] == at
 
 
 @pytest.mark.parametrize("body,slug", [

@@ -723,7 +723,8 @@ def test_connections_over_the_cap_get_a_503_at_once(one_worker_server):
             idle.append(socket.create_connection(("127.0.0.1", srv.port), timeout=10))
             time.sleep(0.05)
         time.sleep(0.5)
-        status, headers, body = exchange(srv.port, b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+        # (not /healthz: a liveness probe is answered over the cap, tests/test_budgets_server.py)
+        status, headers, body = exchange(srv.port, b"GET /v1/variants HTTP/1.1\r\nHost: t\r\n\r\n")
         problem = assert_problem(status, headers, body, 503, "service-unavailable")
         assert headers["retry-after"] == ["1"] and headers["connection"] == ["close"]
         assert HEX32.fullmatch(problem["request_id"])

@@ -22,13 +22,13 @@ ENGINE = ROOT / "adjudicator"
 
 # Bottom first; a wing may import the wings on lower lines only (one line: neither imports the other).
 LAYERS = (
-    ("model", "memo"),
+    ("model", "memo", "turns"),
     ("words",),
     ("variants",),
     ("rules",),
     ("options", "scoring", "predicates", "citefill", "replay"),
     ("compare", "input"),
-    ("answers",),
+    ("answers", "cost"),
     ("cli",),
     ("__main__",),
 )

@@ -92,7 +92,8 @@ COUNTED = {  # messages whose small counts are running text: said in words
     "meld.min_cards": {"count": 2, "least": 3}, "meld.min_naturals": {"count": 1, "least": 2},
     "meld.max_wilds": {"count": 4, "cap": 3}, "go_out.canastas": {"count": 0, "need": 1},
     "consequence.take_rest": {"count": 3}, "pile.frozen_pair_short": {"count": 1, "shown": 1},
-    "pile.frozen_pair_short_wild": {"count": 0, "shown": 0}, "error.too_many_jokers": {"limit": 4},
+    "pile.frozen_pair_short_wild": {"count": 0, "shown": 0}, "error.too_many_jokers": {"limit": 4, "count": 4},
+    "error.too_many_copies": {"limit": 2, "count": 2}, "replay.replacement_count": {"count": 2},
 }
 
 

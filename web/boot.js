@@ -71,6 +71,7 @@ async function languageChanged() {
 }
 
 async function boot() {
+  engine.early(); // without signal, the engine starts in its worker while the page starts here
   i18n.start();
   const bootMsg = byId('boot');
   try {

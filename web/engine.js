@@ -1,11 +1,12 @@
-/* The referee on the phone: keeps the offline engine (web/engine-worker.js) and asks it when the
- * service cannot be reached.
+/* The referee on the phone: keeps the offline engine (web/engine-worker.js) and asks it without signal.
  *
- * The service says in <meta name="engine"> where its engine files are and how big they are; with
- * no such meta (the runtime is not installed on this server) the page rules online only and says
- * so. After the first screen is up the files are fetched once, in the background, into a cache the
- * service worker answers from, with the progress shown; then the page says it is ready without
- * signal. On a connection that asks to save data (navigator.connection.saveData) it waits for a tap.
+ * <meta name="engine"> says where the engine's files are, their sizes and their bytes on the wire (no
+ * meta: the server has no engine, the page rules online only and says so). After the first screen
+ * they are fetched at once, in the background, into the cache the service worker answers from, the
+ * progress and the time left (from the rate so far) said in words; on a connection that saves data,
+ * only after a tap. Then, once the reader leaves the page be, the worker prepares the engine once
+ * (data-prepared): it keeps a memory snapshot of its first start, so later starts take a second. Without signal the engine
+ * is woken at once: when the page opens and at the first touch (busy.js says so where it was asked).
  */
 import { ApiError } from './api-error.js';
 import { byId, clear, h, recall, store } from './dom.js';
@@ -14,10 +15,15 @@ import { emit, net } from './store.js';
 
 const KEY = 'cr.engine'; // the engine version kept on this phone
 const SERVED = ['/v1/adjudicate', '/v1/options', '/v1/score', '/v1/compare'];
+const IDLE_MS = 15000;
 
-let about = null; // {base, version, sizes}
+let about = null; // {base, version, sizes, wire: {br, gzip}}
 let state = 'absent'; // absent | waiting | ask | keeping | ready | failed
-let share = 0; // 0..1 of the bytes kept
+let got = 0; // bytes received so far
+let began = 0;
+let prepared = null; // null (not known) | 'no' | 'yes': the snapshot is kept
+let awake = 'no'; // no | waking | yes
+let lastInput = 0; // the reader's last touch or key
 let worker = null;
 let seq = 0;
 const pending = new Map();
@@ -29,6 +35,12 @@ function read() {
 }
 
 function cacheName() { return `cr-engine-${about.version}`; }
+function total() { return Object.values(about.sizes).reduce((a, b) => a + b, 0); }
+/** Bytes on the wire: brotli where the connection is secure (only there is it sent). */
+function onWire() { return (about.wire && (window.isSecureContext ? about.wire.br : about.wire.gzip)) || total(); }
+function megabytes(bytes) { return (bytes / 1e6).toLocaleString(i18n.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }); }
+
+function offline() { return !navigator.onLine || !net.reachable; }
 
 function setState(next) {
   const was = state;
@@ -38,7 +50,15 @@ function setState(next) {
   if (was !== next) emit('engine', next);
   if (was !== 'ready' && next === 'ready') {
     emit('connection-back'); // rounds saved before the engine was ready are checked now
+    prepareWhenIdle();
+    if (offline()) warm();
   }
+}
+
+/** Seconds left at the rate so far (null until there is one). */
+function secondsLeft(share) {
+  const elapsed = (performance.now() - began) / 1000;
+  return share > 0.02 && elapsed > 1 ? (elapsed / share) * (1 - share) : null;
 }
 
 function show() {
@@ -46,13 +66,16 @@ function show() {
   if (!line) return;
   line.hidden = state === 'waiting';
   line.dataset.state = state;
-  const pct = Math.floor(share * 100);
+  if (prepared) line.dataset.prepared = prepared;
+  line.dataset.awake = awake;
   if (state === 'keeping') {
-    clear(line).append(h('span', null, t('engine.keeping', { n: pct })),
-      h('progress', { max: '100', value: String(pct), 'aria-hidden': 'true' }));
+    const share = Math.min(1, got / total());
+    const left = secondsLeft(share);
+    clear(line).append(h('span', null, t('engine.keeping', {
+      n: megabytes(share * onWire()), of: megabytes(onWire()), left: left === null ? '' : t('engine.left', { n: Math.round(left) }),
+    })), h('progress', { max: '100', value: String(Math.floor(share * 100)), 'aria-hidden': 'true' }));
   } else if (state === 'ask') {
-    const mb = Math.round(Object.values(about.sizes).reduce((a, b) => a + b, 0) / 4e6); // about a third goes on the wire
-    const button = h('button', { type: 'button', class: 'link-button', id: 'engine-keep' }, t('engine.ask', { n: mb }));
+    const button = h('button', { type: 'button', class: 'link-button', id: 'engine-keep' }, t('engine.ask', { n: megabytes(onWire()) }));
     button.addEventListener('click', () => keep());
     clear(line).append(button);
   } else {
@@ -65,39 +88,39 @@ async function allKept(cache) {
   return Object.keys(about.sizes).every((name) => have.has(about.base + name));
 }
 
-/** Fetch every engine file once into the cache the service worker answers from, with the progress shown. */
+/** One file into the cache (through the service worker, which keeps it too), its bytes counted. */
+async function keepFile(cache, name) {
+  const url = about.base + name;
+  if (await cache.match(url)) { got += about.sizes[name]; return; }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  const reader = response.body.getReader();
+  const chunks = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    got += value.length;
+    show();
+  }
+  await cache.put(url, new Response(new Blob(chunks), { headers: { 'Content-Type': response.headers.get('Content-Type') } }));
+}
+
 async function keep() {
   if (!about || state === 'keeping') return;
-  share = 0;
+  got = 0;
+  began = performance.now();
   setState('keeping');
+  const ticking = setInterval(show, 1000);
   try {
     const cache = await caches.open(cacheName());
-    const total = Object.values(about.sizes).reduce((a, b) => a + b, 0);
-    let done = 0;
-    for (const [name, size] of Object.entries(about.sizes)) {
-      const url = about.base + name;
-      if (!(await cache.match(url))) {
-        const response = await fetch(url);
-        if (!response.ok) throw new Error(`${url}: ${response.status}`);
-        const reader = response.body.getReader();
-        const chunks = [];
-        for (;;) {
-          const { done: end, value } = await reader.read();
-          if (end) break;
-          chunks.push(value);
-          share = (done + chunks.reduce((n, c) => n + c.length, 0)) / total;
-          show();
-        }
-        await cache.put(url, new Response(new Blob(chunks), { headers: { 'Content-Type': response.headers.get('Content-Type') } }));
-      }
-      done += size;
-      share = done / total;
-      show();
-    }
+    await Promise.all(Object.keys(about.sizes).map((name) => keepFile(cache, name)));
     store(KEY, about.version);
     setState('ready');
   } catch (e) {
     setState('failed'); // offline or refused: tried again on the next visit
+  } finally {
+    clearInterval(ticking);
   }
 }
 
@@ -105,6 +128,8 @@ async function keep() {
 async function start() {
   read();
   if (!about || !('caches' in window) || !('Worker' in window)) { about = null; setState('absent'); return; }
+  document.addEventListener('pointerdown', () => { if (offline()) warm(); }, { capture: true, once: true });
+  ['pointerdown', 'keydown'].forEach((type) => document.addEventListener(type, () => { lastInput = performance.now(); }, true));
   try {
     if (recall(KEY, null) === about.version && await allKept(await caches.open(cacheName()))) { setState('ready'); return; }
   } catch (e) { /* no cache storage: keep() says so */ }
@@ -116,38 +141,81 @@ async function start() {
 function ready() { return state === 'ready'; }
 function serves(method, path) { return method === 'POST' && SERVED.includes(path) && ready(); }
 
+function setAwake(next) {
+  if (awake === next) return;
+  awake = next;
+  show();
+  emit('engine-awake', next);
+}
+
 function ensureWorker() {
   if (worker) return worker;
-  const url = document.querySelector('meta[name="engine-worker"]').content;
-  worker = new Worker(url, { type: 'module' });
+  worker = new Worker(`${about.base}engine-worker.js`, { type: 'module' });
+  setAwake('waking');
   worker.onmessage = (event) => {
-    const { id, answer, error } = event.data;
+    const { id, error } = event.data;
+    if (!error) setAwake('yes');
     const waiting = pending.get(id);
     if (!waiting) return;
     pending.delete(id);
     if (error) waiting.reject(new Error(error));
-    else waiting.resolve(JSON.parse(answer));
+    else waiting.resolve(event.data);
   };
   return worker;
 }
 
-/** Boot the engine before it is asked (once the page knows it has no signal): the first answer comes sooner. */
-function warm() { if (ready()) ensureWorker().postMessage({ id: 0, base: about.base, path: '/', body: '{}', lang: i18n.lang }); }
+function post(message) {
+  const id = ++seq;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    ensureWorker().postMessage(Object.assign({ id, base: about.base, cache: cacheName() }, message));
+  });
+}
+
+function warm() { if (ready() && awake === 'no') post({}).catch(() => {}); }
+
+/** As the page opens without signal, before anything else: wake the engine kept on this phone at once. */
+function early() {
+  read();
+  if (about && !navigator.onLine && recall(KEY, null) === about.version && 'Worker' in window) post({}).catch(() => {});
+}
+
+/** Once the reader leaves the page be for a while (a first start takes seconds of the phone's work). */
+function prepareWhenIdle() {
+  const wait = IDLE_MS - (performance.now() - lastInput);
+  if (wait > 0 || document.hidden) setTimeout(prepareWhenIdle, Math.max(wait, 1000));
+  else prepare();
+}
+
+/** The worker keeps the engine's snapshot once; online it is let go afterwards. */
+async function prepare() {
+  if (!ready() || prepared === 'yes') return;
+  try {
+    if (await (await caches.open(cacheName())).match(`${about.base}snapshot.bin`)) { prepared = 'yes'; show(); return; }
+  } catch (e) { return; }
+  prepared = 'no';
+  show();
+  try {
+    await post({ prepare: true });
+    prepared = 'yes';
+    show();
+    if (!offline() && pending.size === 0 && worker) { worker.terminate(); worker = null; setAwake('no'); }
+  } catch (e) { /* tried again on the next visit */ }
+}
+
+function isAwake() { return awake === 'yes'; }
 
 /**
  * The answer the service would give to POST `path` with `body`, made on the phone. Resolves with
  * the answer (marked `onPhone`); a refusal rejects with the service's problem (an ApiError).
  */
 function answer(path, body) {
-  const id = ++seq;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    ensureWorker().postMessage({ id, base: about.base, path, body: JSON.stringify(body), lang: i18n.lang });
-  }).then((out) => {
+  return post({ path, body: JSON.stringify(body), lang: i18n.lang }).then((said) => {
+    const out = JSON.parse(said.answer);
     if (out.status !== 200) throw new ApiError(out.body, false);
     Object.defineProperty(out.body, 'onPhone', { value: true, enumerable: false });
     return out.body;
   });
 }
 
-export const engine = { start, show, ready, serves, answer, warm, keep };
+export const engine = { early, start, show, ready, serves, answer, warm, keep, isAwake };

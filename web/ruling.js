@@ -3,6 +3,7 @@
  */
 import { ApiError } from './api-error.js';
 import { api, variantName } from './api.js';
+import { busy } from './busy.js';
 import { byId, clear, h, motion } from './dom.js';
 import { capitalise, t } from './i18n.js';
 import { openPoints } from './openpoints.js';
@@ -74,6 +75,7 @@ async function ask(variant, body, labels, ctx) {
   byId('ruling').classList.remove('stale');
   const out = byId('ruling');
   clear(out).appendChild(h('p', { class: 'busy' }, t('ruling.asking')));
+  const done = busy(byId('rule-button'));
   try {
     if (variant === 'all') {
       const result = await api('POST', '/v1/compare', compareBody(body));
@@ -85,6 +87,8 @@ async function ask(variant, body, labels, ctx) {
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     clear(out).appendChild(e.offline ? offlineBox() : problemBox(e.problem, labels));
+  } finally {
+    done();
   }
   focusHead(out, '.verdict, .compare-head, .problem');
 }
@@ -307,12 +311,15 @@ async function options(body, labels, ctx) {
   const out = byId('ruling');
   out.classList.remove('stale');
   clear(out).appendChild(h('p', { class: 'busy' }, t('options.asking')));
+  const done = busy(byId('options-button'));
   try {
     const result = await api('POST', '/v1/options', body);
     clear(out).appendChild(renderOptions(result, labels, ctx));
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     clear(out).appendChild(e.offline ? offlineBox() : problemBox(e.problem, labels));
+  } finally {
+    done();
   }
   focusHead(out, '.compare-head, .problem');
 }

@@ -7,7 +7,9 @@
  *
  *   the page and its files   cache first (their URLs carry a content hash)
  *   GET /v1/variants*, /v1/matrix   cache first within a data version (fetched on first use)
- *   /web/engine/<version>/*   cache first (the page keeps them there; their URLs carry a version)
+ *   /web/engine/<version>/*   cache first (the page keeps them there, with the engine's worker script;
+ *                             their URLs carry a version). The engine's worker keeps in the same cache
+ *                             the memory snapshot of its first start (snapshot.bin), so it goes with them.
  *   everything else (rulings, scores)   the network, untouched
  */
 'use strict';

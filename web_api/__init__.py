@@ -15,6 +15,9 @@ Layout:
 * :mod:`web_api.rulings_api` -- ``/v1/adjudicate`` and ``/v1/rules``.
 * :mod:`web_api.scoring_api` -- ``/v1/score``.
 * :mod:`web_api.compare_api` -- ``/v1/compare`` and ``/v1/matrix``.
+* :mod:`web_api.budgets` -- every request priced before the work (:mod:`adjudicator.cost`) and refused
+  over its budget (413 ``over-budget``), and the turns long work takes; :mod:`web_api.streaming` -- long
+  answers written as they are made.
 * :mod:`web_api.security` -- security headers, caching, CORS on every response: the one
   ``after_request`` hook, which also says the language and calls revalidation and compression.
 * :mod:`web_api.caching`, :mod:`web_api.compression` -- ETags and 304s; gzip and brotli.
@@ -37,6 +40,8 @@ when a key is not given):
 * ``VARIANTS_DIR`` -- folder of variant files (env ``CANASTA_VARIANTS_DIR``).
 * ``BATCH_BUDGET``, ``BATCH_DEADLINE`` -- a batch's budget of work in cost units and its deadline in
   seconds (env ``CANASTA_BATCH_BUDGET``, ``CANASTA_BATCH_DEADLINE``): :mod:`web_api.batch_api`.
+* ``REQUEST_BUDGET`` -- a single request's budget of work in the same units (env ``CANASTA_REQUEST_BUDGET``):
+  :mod:`web_api.budgets`.
 """
 
 from __future__ import annotations
@@ -49,8 +54,8 @@ from flask import Flask
 
 from adjudicator.variants import load_all
 
-from . import (batch_api, compare_api, meta_api, options_api, page, replay_api, rulings_api, scoring_api, security,
-               variants_api)
+from . import (batch_api, budgets, compare_api, meta_api, options_api, page, replay_api, rulings_api, scoring_api,
+               security, variants_api)
 from .flask_app import ServiceFlask
 from .jsonio import OrjsonProvider
 from adjudicator.answers.phrases import register_phrases
@@ -67,6 +72,7 @@ DEFAULTS: dict[str, Any] = {
     "BATCH_MAX_CONTENT_LENGTH": batch_api.DEFAULT_BATCH_MAX_CONTENT_LENGTH,  # the same for /v1/*/batch
     "BATCH_BUDGET": batch_api.DEFAULT_BATCH_BUDGET,  # a batch's estimated work, in cost units
     "BATCH_DEADLINE": batch_api.DEFAULT_BATCH_DEADLINE,  # seconds a batch may work; the rest is "not done"
+    "REQUEST_BUDGET": budgets.DEFAULT_REQUEST_BUDGET,  # a single request's estimated work, in cost units
     "CORS_ALLOWED_ORIGINS": "",  # no cross-origin access
     "VARIANTS_DIR": None,  # None: CANASTA_VARIANTS_DIR or the repository's variants/
 }
@@ -75,7 +81,7 @@ DEFAULTS: dict[str, Any] = {
 def _from_environment() -> dict[str, Any]:
     """Settings given by environment variables (``ValueError`` when one is malformed)."""
     settings: dict[str, Any] = {}
-    for key in ("MAX_CONTENT_LENGTH", "BATCH_MAX_CONTENT_LENGTH", "BATCH_BUDGET"):
+    for key in ("MAX_CONTENT_LENGTH", "BATCH_MAX_CONTENT_LENGTH", "BATCH_BUDGET", "REQUEST_BUDGET"):
         name = f"CANASTA_{key}"
         raw_limit = os.environ.get(name, "").strip()
         if raw_limit:
@@ -114,6 +120,7 @@ def create_app(config: dict | None = None) -> Flask:
     security.init_app(app)  # first, so its hooks see every request (preflights end here); its one
     # after_request hook also says the language and runs revalidation and compression (web_api.security)
     app.before_request(compare_api.words_first)  # ?words= and Prefer, read before the body
+    budgets.init_app(app)  # turns for every request; a 413 for one over its budget
     app.register_blueprint(meta_api.bp)
     app.register_blueprint(variants_api.bp)
     app.register_blueprint(rulings_api.bp)

@@ -9,10 +9,11 @@ request (``CANASTA_BATCH_MAX_CONTENT_LENGTH``, default 4 MiB).
 
 Bounded by design (issue 24): a batch can neither outlive its worker nor fill its memory.
 
-* **A budget of work, checked before any is done.** Each item's cost is estimated from what
-  makes rulings expensive: the cards laid in melds (each meld is checked card by card) and the
-  points its variant leaves open that the item can touch (a ruling that hangs on an open point
-  is made again under each reading: up to 1 + 2 x 2 x 2 runs). A batch whose estimate is over
+* **A budget of work, checked before any is done.** Each item's cost is estimated by the engine's
+  cost model (:mod:`adjudicator.cost`, the model every endpoint is priced by) from what makes
+  rulings expensive: the cards laid in melds (each meld is checked card by card), the points its
+  variant leaves open that the item can touch (a ruling that hangs on an open point is made again
+  under each reading: up to 1 + 2 x 2 x 2 runs) and its house rules. A batch whose estimate is over
   ``BATCH_BUDGET`` units (env ``CANASTA_BATCH_BUDGET``, default :data:`DEFAULT_BATCH_BUDGET`,
   about 9 s of the heaviest work on a quiet 2-core machine: half the deadline, for a busy one)
   is refused with a 413 ``batch-over-budget`` problem that gives the estimate, the budget and
@@ -27,9 +28,10 @@ Bounded by design (issue 24): a batch can neither outlive its worker nor fill it
   about :data:`PIECE` bytes (chunked), so a worker never holds a whole answer. When the client
   has gone, or stops reading (gunicorn's worker drops it: :mod:`web_api.workers`), writing
   fails and the rest of the work is not done. A streamed answer is not compressed.
-* **Turns.** Every :data:`TURN_SECONDS` of work the batch sleeps for a moment; under gunicorn's
-  gevent worker that lets the worker's other connections and its heartbeat run, so a long batch
-  neither starves them nor looks like a hung worker.
+* **Turns.** Every :data:`~web_api.budgets.TURN_SECONDS` of work the batch sleeps for a moment (at the
+  engine's checkpoints, :mod:`adjudicator.turns`, and between items); under gunicorn's gevent worker
+  that lets the worker's other connections and its heartbeat run, so a long batch neither starves
+  them nor looks like a hung worker.
 
 Integrations that want smaller items can ask the single endpoints' lean answer mode, where the
 batch passes it on to :func:`_ruling` and :func:`_score` (issue 23).
@@ -44,18 +46,18 @@ from typing import Any, Callable, Iterator
 
 from flask import Blueprint, Response, current_app, request
 
+from adjudicator import turns
 from adjudicator.answers import batch_item
+from adjudicator.cost import ruling_cost, score_cost  # noqa: F401 -- their old home was here
 from adjudicator.input.shape import check
 from adjudicator.model.errors import AdjudicatorError
 from adjudicator.model.messages import Message, msg
-from adjudicator.rules.readings import MAX_POINTS as MAX_OPEN_POINTS  # the open points tried together
-from adjudicator.rules.readings import readings_for
 from adjudicator.words.render import render
-from adjudicator.variants import Variant
 
 from adjudicator.answers import serialize
 
 from . import jsonio
+from .budgets import COST_KEY, new_turns
 from .compare_api import wants_words
 from .language import current_language
 from .problems import ApiProblem, json_body, problem_type
@@ -65,14 +67,6 @@ DEFAULT_BATCH_MAX_CONTENT_LENGTH = 4 * 1024 * 1024
 DEFAULT_BATCH_BUDGET = 100_000  # cost units (below); about 9 s of the heaviest rulings on a quiet 2-core machine
 DEFAULT_BATCH_DEADLINE = 20.0  # seconds after the request began; gunicorn's timeout is 30
 PIECE = 64 * 1024  # bytes of results gathered before they are written
-TURN_SECONDS = 0.02  # work between two turns of the worker's other connections
-_TURN_PAUSE = 0.0005  # the turn: time.sleep, which gunicorn's gevent worker makes a cooperative yield
-
-# The cost model, in units of about one meld checked under one reading (0.05-0.1 ms here; bench/budget_bench.py).
-BASE_UNITS = 2  # reading the item, the checks every ruling makes, its words
-CARDS_PER_UNIT = 3  # cards laid in melds (the table's and the action's)
-HAND_CARDS_PER_UNIT = 12  # cards held
-UNITS_PER_ROUND = 3  # a round of a game (score): its lines, citations and words, about 5 KB of answer
 
 bp = Blueprint("batch", __name__, url_prefix="/v1")
 
@@ -83,107 +77,13 @@ def _larger_bodies() -> None:
 
 
 # ----------------------------------------------------------------------------------------------
-# The cost of a batch, before any of it is worked out
-
-
-def _cards(value: Any) -> int:
-    """Cards in a list of cards or a list of melds (anything else counts nothing)."""
-    if not isinstance(value, list):
-        return 0
-    return sum(len(v) if isinstance(v, list) else 1 for v in value)
-
-
-def _get(value: Any, *path: str) -> Any:
-    for key in path:
-        value = value.get(key) if isinstance(value, dict) else None
-    return value
-
-
-_NOTHING: dict = {}
-
-
-def _dict(value: Any) -> dict:
-    """``value`` when it is an object, else an empty one (a misshapen member costs nothing)."""
-    return value if isinstance(value, dict) else _NOTHING
-
-
-def _has_two(*values: Any) -> bool:
-    """Whether a card code starting with ``2`` is among these lists of cards or of melds."""
-    for value in values:
-        if isinstance(value, list):
-            for part in value:
-                for card in (part if isinstance(part, list) else (part,)):
-                    if isinstance(card, str) and card.startswith("2"):
-                        return True
-    return False
-
-
-def _open_points(rules: Variant, item: dict, melded: bool) -> int:
-    """How many of the variant's open points this item can hang on (its ruling is made under each reading).
-
-    Its cards are looked through for a two only when the variant leaves the twos open."""
-    situation, action = _dict(item.get("situation")), _dict(item.get("action"))
-    settled = _dict(item.get("house_rules"))
-    count = 0
-    twos = None
-    for name in _open_names(rules):
-        if name in settled:
-            continue  # the table's own house rule settles it: ruled once
-        if name == "wild.twos":
-            if twos is None:
-                twos = _has_two(_dict(situation.get("player")).get("hand"), action.get("melds"), action.get("add"))
-            if not twos:
-                continue  # a point this item cannot reach
-        elif (name.startswith("opening.") and melded) or (name.startswith("stock.")
-                                                         and not situation.get("stock_count") == 0):
-            continue  # a point this item cannot reach
-        count += 1
-    return min(count, MAX_OPEN_POINTS)
-
-
-_OPEN: dict[str, tuple[Variant, tuple[str, ...]]] = {}  # variant id -> (the variant, its open points)
-
-
-def _open_names(rules: Variant) -> tuple[str, ...]:
-    """The points the variant's text leaves open (worked out once per loaded variant)."""
-    hit = _OPEN.get(rules.id)
-    if hit is None or hit[0] is not rules:
-        hit = _OPEN[rules.id] = (rules, tuple(n for n in rules.params if readings_for(rules, n)))
-    return hit[1]
-
-
-def ruling_cost(item: Any, variants: dict[str, Variant]) -> int:
-    """Estimated cost of one ``/v1/adjudicate`` item, in units (a misshapen item costs the base)."""
-    variant_id = item.get("variant") if isinstance(item, dict) else None
-    rules = variants.get(variant_id) if isinstance(variant_id, str) else None
-    if rules is None:
-        return BASE_UNITS
-    situation, action = _dict(item.get("situation")), _dict(item.get("action"))
-    team, player = _dict(situation.get("team")), _dict(situation.get("player"))
-    melded = _cards(team.get("melds")) + _cards(_dict(situation.get("opponents")).get("melds")) \
-        + _cards(action.get("melds")) + _cards(action.get("add"))
-    held = _cards(player.get("hand"))
-    opened = bool(team.get("melds") or player.get("has_melded"))
-    points = _open_points(rules, item, opened)
-    runs = 1 + 2 ** points if points else 1  # the first ruling, then one per combination of readings
-    return runs * (BASE_UNITS + melded // CARDS_PER_UNIT + held // HAND_CARDS_PER_UNIT)
-
-
-def score_cost(item: Any, variants: dict[str, Variant]) -> int:
-    """Estimated cost of one ``/v1/score`` item: its rounds, and the cards its teams list."""
-    if not isinstance(item, dict):
-        return BASE_UNITS
-    rounds = item.get("rounds") if isinstance(item.get("rounds"), list) else [item]
-    cards = 0
-    for one in rounds:
-        for team in (_get(one, "teams") if isinstance(_get(one, "teams"), list) else []):
-            cards += _cards(_get(team, "melds")) + _cards(_get(team, "hand"))
-    return BASE_UNITS + len(rounds) * UNITS_PER_ROUND + cards // CARDS_PER_UNIT
+# The cost of a batch, before any of it is worked out: each item priced by the engine's cost model
 
 
 def _check_budget(items: list, cost: Callable[[Any, dict], int], variants: dict) -> None:
     budget = current_app.config["BATCH_BUDGET"]
     total = sum(cost(item, variants) for item in items)
+    request.environ[COST_KEY] = total
     if total <= budget:
         return
     max_items = max(1, budget * len(items) // total)
@@ -206,9 +106,9 @@ def _results(items: list, answer: Callable[[Any, dict, str], dict], variants: di
     """
     piece = [b'{"results":[']
     size = 0
-    turn = time.monotonic() + TURN_SECONDS
     late = False
     index = 0
+    token = turns.set_hook(new_turns())  # the answer is made after the request's hooks: its own turns
     try:
         for index, item in enumerate(items):
             if index and not late and time.monotonic() > deadline:
@@ -230,13 +130,16 @@ def _results(items: list, answer: Callable[[Any, dict, str], dict], variants: di
             if size >= PIECE:
                 yield b"".join(piece)
                 piece, size = [], 0
-            if not late and time.monotonic() >= turn:
-                time.sleep(_TURN_PAUSE)  # the worker's other connections and its heartbeat run meanwhile
-                turn = time.monotonic() + TURN_SECONDS
+            turns.checkpoint()  # the worker's other connections and its heartbeat run meanwhile
     except GeneratorExit:
         logger.warning("batch stopped after item %d of %d: the client is gone or does not read", index + 1,
                        len(items))
         raise
+    finally:
+        try:
+            turns.reset_hook(token)
+        except ValueError:
+            pass
     piece.append(b"]}")
     yield b"".join(piece)
 

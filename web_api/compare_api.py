@@ -7,6 +7,11 @@ entry (its ``type`` made an absolute problem URI here) instead of failing the
 comparison; a fault that does not depend on the variant is raised as the
 single-variant call would raise it.
 
+A situation alone compares the options open in it: each variant's are paged as ``/v1/options`` pages
+them (``?limit=``, ``?offset=``, ``?group=``; each group's ``count`` and ``complete``), and the
+agreement and the differences are over the moves of those pages. Every comparison is priced before
+the work and refused over the request budget with what to send instead (:mod:`web_api.budgets`).
+
 With ``?words=none`` (or ``Prefer: return=minimal``) the variants' rulings come without their
 words (:func:`wants_words`; the differences keep theirs). With ``?citations=refs`` each citation is given once, in a top-level
 ``citations`` table, and referenced (``{"ref": "no-pagat:3364-3444"}``) where
@@ -22,13 +27,18 @@ import csv
 import io
 import json
 
-from flask import Blueprint, Response, jsonify, request
 
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from adjudicator import cost
 from adjudicator.answers import answer, serialize
 from adjudicator.answers.use_cases import CITATION_FORMS
 from adjudicator.compare.matrix import matrix as build_matrix
+from adjudicator.cost import OverBudget
 from adjudicator.model.messages import Message, msg
+from adjudicator.options.paging import GROUP_KINDS, LIMIT, MAX_LIMIT, MAX_OFFSET, Page
 
+from . import budgets, streaming
 from .language import current_language
 from .problems import ApiProblem, json_body
 from .response import answered
@@ -41,11 +51,45 @@ WORDS_KEY = "canasta.words"  # environ: whether this request's rulings carry wor
 PREFERENCE_KEY = "canasta.preference_applied"  # environ: the Prefer preference honoured, for the answer's header
 
 
+STREAM_UNITS = 5_000  # pages of options estimated at more are written as they are made (web_api.streaming)
+
+
 @bp.post("/compare")
 def compare():
     citations = query_choice("citations", CITATION_FORMS, "full")  # refs: each citation once, referenced
-    return answered(answer("compare", json_body(), current_language(), variants=loaded_variants(),
-                           words=wants_words(), citations=citations))
+    page = query_page()
+    variants = loaded_variants()
+    body = json_body()
+    spent = cost.compare_cost(body, variants, page)  # before any work: each variant's ruling, score or walk
+    if budgets.over(spent):
+        raise OverBudget("compare", spent, budgets.budget(), **_fewer(body, variants, page))
+    pages = {"units": 0}
+
+    def admit(listed: list) -> None:  # the walks are done: price the pages from the groups' real sizes
+        shown = [(variants[vid], options) for vid, options in listed]
+        units = cost.page_cost(body, variants, shown, page)
+        if budgets.over(spent + units):
+            fits = cost.largest_page(body, variants, shown, page, budgets.budget() - spent)
+            raise OverBudget("compare", spent + units, budgets.budget(), limit=fits or None,
+                             group=not fits and page.group is None)
+        pages["units"] = units
+
+    got = answer("compare", body, current_language(), variants=variants, words=wants_words(), citations=citations,
+                 limit=page.limit, offset=page.offset, group=page.group, admit=admit, lazily=streaming.lazily)
+    if got.status != 200:
+        return answered(got)
+    return streaming.respond(got.document, pages["units"] > STREAM_UNITS, current_app.logger)
+
+
+def _fewer(body, variants, page: Page) -> dict:
+    """What a comparison over budget before any work may send instead: fewer variants, else one group."""
+    named = len(cost.compare_ids(body, variants)) if isinstance(body, dict) else 0
+    fits = cost.largest_comparison(body, variants, page, budgets.budget()) if named > 1 else 0
+    if 0 < fits < named:
+        return {"variants": fits}
+    options = isinstance(body, dict) and cost.compare_kind(body) == "options"
+    return {"group": options and page.group is None}
+
 
 
 # ----------------------------------------------------------------------------------------------
@@ -66,6 +110,28 @@ def query_choice(name: str, allowed: tuple[str, ...], default: str) -> str:
         raise bad_query(name, allowed, msg("detail.query_choice", name=name, allowed=", ".join(allowed),
                                            given=values[0]))
     return values[0]
+
+
+def query_number(name: str, low: int, high: int, default: int) -> int:
+    """The single whole-number value of query parameter ``name``, from ``low`` to ``high``; a 400 otherwise."""
+    values = request.args.getlist(name)
+    allowed = (f"{low}-{high}",)
+    if not values:
+        return default
+    if len(values) > 1:
+        raise bad_query(name, allowed, msg("detail.query_repeated", name=name, count=len(values)))
+    text = values[0]
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise bad_query(name, allowed, msg("detail.query_number", name=name, low=low, high=high, given=text))
+    return int(text)
+
+
+def query_page() -> Page:
+    """The page of options a request asks for: ``?limit=`` (per group), ``?offset=``, ``?group=``."""
+    limit = query_number("limit", 1, MAX_LIMIT, LIMIT)
+    offset = query_number("offset", 0, MAX_OFFSET, 0)
+    only = query_choice("group", GROUP_KINDS, "")
+    return Page(limit, offset, only or None)
 
 
 def wants_words() -> bool:

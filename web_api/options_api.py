@@ -12,40 +12,44 @@ answers one group only), the most useful first.
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app
 
+from adjudicator import cost
 from adjudicator.answers import answer
-from adjudicator.answers.use_cases import GROUPS as GROUP_KINDS, PAGE
-from adjudicator.model.messages import msg
+from adjudicator.cost import OverBudget
+from adjudicator.options.paging import GROUP_KINDS, LIMIT, MAX_LIMIT, Page  # noqa: F401 -- their old home
 
-from .compare_api import bad_query, query_choice
+from . import budgets, streaming
+from .compare_api import query_number, query_page  # noqa: F401 -- query_number: its old home
 from .language import current_language
 from .problems import json_body
 from .response import answered
 from .variants_api import loaded_variants
 
 bp = Blueprint("options", __name__, url_prefix="/v1")
-LIMIT, MAX_LIMIT = PAGE, 1000  # options per group in one answer: by default (the library's), at most
+STREAM_UNITS = 5_000  # a page estimated at more (answers of about a megabyte) is written as it is made
 
 
 @bp.post("/options")
 def options():
-    limit = query_number("limit", 1, MAX_LIMIT, LIMIT)
-    offset = query_number("offset", 0, 10**6, 0)
-    only = query_choice("group", GROUP_KINDS, "")
-    return answered(answer("options", json_body(), current_language(), variants=loaded_variants(), limit=limit,
-                           offset=offset, group=only or None))
+    page = query_page()
+    variants = loaded_variants()
+    body = json_body()
+    walk = cost.options_cost(body, variants, page)  # before any work: the walk of the groups shown
+    if budgets.over(walk):
+        raise OverBudget("options", walk, budgets.budget(), group=page.group is None)
+    units = {"page": 0}
 
+    def admit(listed: list) -> None:  # the walk is done: the page, from the groups' real sizes, nothing made yet
+        shown = [(variants[vid], options) for vid, options in listed]
+        units["page"] = cost.page_cost(body, variants, shown, page)
+        if budgets.over(walk + units["page"]):
+            fits = cost.largest_page(body, variants, shown, page, budgets.budget() - walk)
+            raise OverBudget("options", walk + units["page"], budgets.budget(), limit=fits or None,
+                             group=not fits and page.group is None)
 
-def query_number(name: str, low: int, high: int, default: int) -> int:
-    """The single whole-number value of query parameter ``name``, from ``low`` to ``high``; a 400 otherwise."""
-    values = request.args.getlist(name)
-    allowed = (f"{low}-{high}",)
-    if not values:
-        return default
-    if len(values) > 1:
-        raise bad_query(name, allowed, msg("detail.query_repeated", name=name, count=len(values)))
-    text = values[0]
-    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-        raise bad_query(name, allowed, msg("detail.query_number", name=name, low=low, high=high, given=text))
-    return int(text)
+    got = answer("options", body, current_language(), variants=variants, limit=page.limit, offset=page.offset,
+                 group=page.group, admit=admit, lazily=streaming.lazily)
+    if got.status != 200:
+        return answered(got)
+    return streaming.respond(got.document, units["page"] > STREAM_UNITS, current_app.logger)

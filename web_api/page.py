@@ -32,8 +32,9 @@ What this module adds on the way out, so a phone on a slow link loads little:
 * **The offline engine** (when ``scripts/install-engine-runtime`` has put it in
   ``phone_engine/build/``): Pyodide's core and the project's archive, served from
   ``/web/engine/<version>/<file>`` (the version is a hash of all of them: ``immutable``), each
-  in the smaller of its precompressed forms the browser accepts. The page learns the version
-  and the files' sizes from a ``<meta name="engine">`` this module adds to ``index.html``;
+  in the smaller of its precompressed forms the browser accepts. The page learns the version,
+  the files' sizes and their bytes on the wire (to say how long keeping them takes) from a
+  ``<meta name="engine">`` this module adds to ``index.html``;
   without the engine there is no such meta, and the page says it rules online only.
 """
 
@@ -60,6 +61,7 @@ ENGINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_st
                 "referee.zip")
 IMMUTABLE = "public, max-age=31536000, immutable"
 SERVICE_WORKER = "sw.js"
+ENGINE_WORKER = "engine-worker.js"  # the offline engine's Web Worker: served and kept with the engine
 PAGE_LEVEL = {"br": 11, "gzip": 9}  # the page's files are few and fixed: compressed once, as small as can be
 
 _BUNDLE = re.compile(r"<!-- bundle (\S+) -->(.*?)<!-- /bundle -->", re.S)
@@ -99,6 +101,7 @@ class Assets:
     worker: bytes | None = None  # rendered on first request (it needs the app's rule data)
     engine: str = ""  # the offline engine's version ("" when it is not installed)
     engine_sizes: dict[str, int] = field(default_factory=dict)  # its files' sizes, for the page's progress bar
+    engine_wire: dict[str, int] = field(default_factory=dict)  # its bytes on the wire, brotli and gzip: the page's estimate
     bundled: list[str] = field(default_factory=list)  # the modules the bundle holds (not cached on their own)
 
     def tag(self, data: bytes) -> str:
@@ -133,9 +136,9 @@ def _stamp() -> tuple:
     return (tuple(sorted(files)), _engine_stamp())
 
 
-def _engine_version(engine: tuple) -> str:
-    """A hash of the engine's bytes: the same in every worker process and on every machine."""
-    h = hashlib.sha256()
+def _engine_version(engine: tuple, worker_script: bytes) -> str:
+    """A hash of the engine's bytes and its worker's script: the same in every process and on every machine."""
+    h = hashlib.sha256(worker_script)
     for name, _, _ in engine:
         with open(engine_dir() / name, "rb") as fh:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
@@ -189,6 +192,38 @@ def _module_parts(name: str, text: str) -> tuple[list[str], str]:
     return deps, f"{body.rstrip()}\nObject.assign({_module_var(name)}, {{ {', '.join(exported)} }});\n"
 
 
+def without_comments(text: str) -> str:
+    """The module without its comment lines: a line that is only a ``//`` comment, and a ``/* ... */`` that
+    begins and ends lines of its own. The sources keep their comments (they say why); the phone is sent
+    the code (about an eighth of the bundle as sent). Lines inside a template literal (an odd count of
+    backticks before them) are kept as written, and so is a comment with code before it on its line."""
+    out: list[str] = []
+    in_template = False
+    in_block = False
+    for line in text.splitlines(keepends=True):
+        bare = line.strip()
+        if in_block:
+            if "*/" in line:
+                in_block = False
+                rest = line[line.index("*/") + 2:]
+                if rest.strip():
+                    out.append(rest)  # code after the comment's end stays
+            continue
+        if not in_template:
+            if bare.startswith("//"):
+                continue
+            if bare.startswith("/*"):
+                if "*/" not in bare:
+                    in_block = True
+                    continue
+                if bare.endswith("*/") and bare.index("*/") == len(bare) - 2:
+                    continue
+        out.append(line)
+        if line.count("`") % 2:
+            in_template = not in_template
+    return "".join(out)
+
+
 def bundle_modules(entry: str, files: dict[str, bytes]) -> tuple[bytes, list[str]]:
     """The import graph from ``entry`` as one module script, dependencies first; and the modules in it.
 
@@ -207,7 +242,7 @@ def bundle_modules(entry: str, files: dict[str, bytes]) -> tuple[bytes, list[str
         if name not in files:
             raise ModuleError(f"web/{chain[-1] if chain else name} imports web/{name}, which does not exist")
         visiting.add(name)
-        deps, body = _module_parts(name, files[name].decode("utf-8"))
+        deps, body = _module_parts(name, without_comments(files[name].decode("utf-8")))
         for dep in deps:
             visit(dep, chain + (name,))
         visiting.discard(name)
@@ -226,9 +261,13 @@ def _build(stamp: tuple) -> Assets:
     for name, _, _ in web:
         assets.files[name] = (WEB_DIR / name).read_bytes()
     html = assets.files["index.html"].decode("utf-8")
+    worker_script = assets.files.get(ENGINE_WORKER, b"")
     if engine:
-        assets.engine = _engine_version(engine)
-        assets.engine_sizes = {name: size for name, _, size in engine}
+        assets.engine = _engine_version(engine, worker_script)
+        assets.engine_sizes = {name: size for name, _, size in engine} | {ENGINE_WORKER: len(worker_script)}
+        assets.engine_wire = {coding: sum(_sent_size(name, size, suffix) for name, _, size in engine)
+                              + len(compression.remembered(assets.tag(worker_script), worker_script, coding, PAGE_LEVEL[coding]))
+                              for coding, suffix in (("br", "br"), ("gzip", "gz")) if coding in PAGE_LEVEL}
         html = html.replace("</head>", _engine_meta(assets) + "\n</head>", 1)
 
     def bundle(match: re.Match) -> str:
@@ -250,8 +289,16 @@ def _build(stamp: tuple) -> Assets:
     return assets
 
 
+def _sent_size(name: str, size: int, suffix: str) -> int:
+    """An engine file's bytes as sent in one encoding: its precompressed form's, else its own (as _engine_file sends)."""
+    try:
+        return (engine_dir() / f"{name}.{suffix}").stat().st_size
+    except OSError:
+        return size
+
+
 def _engine_meta(a: Assets) -> str:
-    about = {"base": f"/web/engine/{a.engine}/", "version": a.engine, "sizes": a.engine_sizes}
+    about = {"base": f"/web/engine/{a.engine}/", "version": a.engine, "sizes": a.engine_sizes, "wire": a.engine_wire}
     return f'<meta name="engine" content="{html_escape.escape(json.dumps(about, separators=(",", ":")))}">'
 
 
@@ -281,9 +328,13 @@ def _data_version() -> str:
 
 
 def _shell(a: Assets) -> list[str]:
-    """What the worker stores on install: the page and every file it may load (not the bundled modules)."""
+    """What the worker stores on install: the page and every file it may load (not the bundled modules).
+
+    Nor the offline engine's worker script: it is served and kept with the engine (web/engine.js), so
+    a first visit does not carry it, nor a server without the engine.
+    """
     bundled = set(a.bundled)
-    keep = [n for n in a.hashed if n not in bundled and n != "index.html"]
+    keep = [n for n in a.hashed if n not in bundled and n not in ("index.html", ENGINE_WORKER)]
     return ["/"] + sorted(f"/web/{a.hashed[n]}" for n in keep)
 
 
@@ -339,9 +390,15 @@ def index() -> Response:
 
 
 def _engine_file(a: Assets, version: str, name: str) -> Response:
-    """One file of the offline engine, in the smallest form the browser accepts (precompressed at set-up)."""
+    """One file of the offline engine, in the smallest form the browser accepts (precompressed at set-up).
+
+    Its worker's script (web/engine-worker.js) is one of them: the engine's version covers its bytes,
+    as the script and the files it starts belong together.
+    """
     if not a.engine or version != a.engine or name not in a.engine_sizes:
         abort(404)
+    if name == ENGINE_WORKER:
+        return _send(a, a.files[ENGINE_WORKER], "text/javascript", IMMUTABLE, etag=False)
     path = engine_dir() / name
     coding = compression.choose_coding(request.accept_encodings)
     if coding and (engine_dir() / f"{name}.{'br' if coding == 'br' else 'gz'}").is_file():

@@ -11,6 +11,7 @@ from flask import Blueprint, jsonify
 
 from adjudicator.answers import answer, serialize
 
+from . import budgets
 from .compare_api import wants_words
 from .language import current_language
 from .problems import json_body
@@ -22,7 +23,9 @@ bp = Blueprint("rulings", __name__, url_prefix="/v1")
 
 @bp.post("/adjudicate")
 def adjudicate():
-    return answered(answer("adjudicate", json_body(), current_language(), variants=loaded_variants(),
+    body, variants = json_body(), loaded_variants()
+    budgets.admit("adjudicate", body, variants)  # priced before any work (issue 36)
+    return answered(answer("adjudicate", body, current_language(), variants=variants,
                            words=wants_words()))
 
 

@@ -11,6 +11,7 @@ from flask import Blueprint
 
 from adjudicator.answers import answer
 
+from . import budgets
 from .language import current_language
 from .problems import json_body
 from .response import answered
@@ -21,4 +22,6 @@ bp = Blueprint("scoring", __name__, url_prefix="/v1")
 
 @bp.post("/score")
 def score():
-    return answered(answer("score", json_body(), current_language(), variants=loaded_variants()))
+    body, variants = json_body(), loaded_variants()
+    budgets.admit("score", body, variants)  # priced before any work (issue 36)
+    return answered(answer("score", body, current_language(), variants=variants))

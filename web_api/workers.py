@@ -31,6 +31,15 @@ the process) with these additions:
   (gunicorn.conf.py); one more gets a 503 problem with ``Retry-After`` and is closed, instead
   of waiting unseen in the listen backlog while slow clients hold every slot. :data:`SPARE_SLOTS`
   further greenlets are kept for writing those refusals.
+* **Liveness probes over the cap.** A connection over the cap whose first bytes are ``GET /healthz``
+  (or ``HEAD``) is served on one of the spare greenlets, once, and closed: a full cap of slow
+  clients cannot make a liveness probe fail (Kubernetes would restart a healthy pod). The bytes are
+  peeked at, not read, for at most :data:`PROBE_PEEK` seconds; any other request is refused at the
+  first byte that differs.
+* **Memory given back.** After each request, a worker whose resident memory has passed
+  :data:`MAX_RSS` (env ``CANASTA_WORKER_MAX_RSS``, MiB; 0: never) stops accepting, finishes what
+  it serves and exits; the master forks a fresh one from the preloaded app (as after
+  ``max_requests``). A request is never cut short for it.
 * **A stop that drains the backlog.** On SIGTERM the worker accepts what is already waiting in
   the listen backlog before it closes its listening socket, and serves it within
   ``graceful_timeout``: closing first would reset those connections.
@@ -43,6 +52,7 @@ from __future__ import annotations
 import http
 import os
 import socket
+import sys
 import time
 from datetime import datetime
 from types import SimpleNamespace
@@ -101,6 +111,26 @@ WRITE_PIECE = 64 * 1024  # the answer is written in pieces of this size, each wi
 SPARE_SLOTS = 64  # greenlets beyond worker_connections, for the 503s of connections over the cap
 RETRY_AFTER = "1"  # seconds, on the 503 of a connection over the cap
 REFUSAL_LINGER = 0.5  # seconds a refused connection is read and dropped before it is closed
+PROBE_PEEK = 1.0  # seconds a connection over the cap has to show it is a liveness probe
+PROBES = (b"GET /healthz ", b"GET /healthz?", b"HEAD /healthz ", b"HEAD /healthz?")  # served over the cap
+# Resident memory, in MiB, past which a worker is replaced after the request it serves (0: never). Two
+# workers idle at 40-80 MiB (about 30 of them shared with the master); a worker past this has kept what a
+# large answer made it take. Set it so that the workers at this size and the master fit the pod's limit.
+def _max_rss(raw: str | None) -> float:
+    text = (raw or "").strip()
+    if not text:
+        return 128.0
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise ValueError(f"CANASTA_WORKER_MAX_RSS must be a number of MiB (0: never), not {raw!r}")
+    return value
+
+
+MAX_RSS = _max_rss(os.environ.get("CANASTA_WORKER_MAX_RSS"))
+RSS_CHECK_SECONDS = 1.0  # once past the limit at its peak, the current RSS is read at most this often
 
 
 def classify(exc: BaseException) -> tuple[int, str, str, str, bool]:
@@ -253,6 +283,53 @@ def _refuse(client, request_id: str) -> None:
     util.close_graceful(client, timeout=REFUSAL_LINGER)
 
 
+def asks_for_health(client, wait: float = PROBE_PEEK) -> bool:
+    """Whether the connection's first bytes are a liveness probe's request line (peeked at, left unread).
+
+    Decided at the first byte that differs from every probe, or when the longest needed has arrived;
+    a client that sends nothing (or trickles) for ``wait`` seconds is not a probe."""
+    deadline = time.monotonic() + wait
+    prior = client.gettimeout()
+    try:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            try:
+                client.settimeout(remaining)
+                seen = client.recv(16, socket.MSG_PEEK)
+            except OSError:
+                return False
+            if not seen:
+                return False  # closed
+            if any(seen.startswith(p) for p in PROBES):
+                return True
+            if not any(p.startswith(seen) for p in PROBES):
+                return False
+            gevent.sleep(0.01)  # a prefix of a probe: wait for more of it
+    finally:
+        try:
+            client.settimeout(prior)
+        except OSError:
+            pass
+
+
+def rss_mib() -> float:
+    """This process's resident memory now, in MiB (its peak where /proc is missing)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return peak_rss_mib()
+
+
+def peak_rss_mib() -> float:
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024  # bytes on macOS, KiB elsewhere
+
+
 class ProblemGeventWorker(GeventWorker):
     """gunicorn's gevent worker; its own errors are problems; bodies and answers have deadlines; connections a cap."""
 
@@ -261,6 +338,9 @@ class ProblemGeventWorker(GeventWorker):
         self.max_connections = self.worker_connections  # served at once; one more gets a 503
         self.worker_connections += SPARE_SLOTS  # gevent's pool: room to write those 503s
         self.open_connections = 0
+        self.probes: set[int] = set()  # ids of the connections over the cap served as liveness probes
+        self.max_rss = MAX_RSS
+        self.next_rss_check = 0.0
 
     def run(self):
         self.listener_names = {id(s): s.getsockname() for s in self.sockets}
@@ -268,16 +348,37 @@ class ProblemGeventWorker(GeventWorker):
         super().run()
 
     def handle(self, listener, client, addr):
+        probe = False
         if self.open_connections >= self.max_connections:
-            self.log.warning("Refused a connection from ip=%s: %d connections open (503)",
-                             (addr or ("",))[0], self.open_connections)
-            _refuse(client, new_request_id())
-            return
+            if not asks_for_health(client):
+                self.log.warning("Refused a connection from ip=%s: %d connections open (503)",
+                                 (addr or ("",))[0], self.open_connections)
+                _refuse(client, new_request_id())
+                return
+            probe = True  # a liveness probe: answered on a spare greenlet, then closed
+            self.probes.add(id(client))
         self.open_connections += 1
         try:
             super().handle(_Listener(listener, self.listener_names[id(listener)]), client, addr)
         finally:
             self.open_connections -= 1
+            if probe:
+                self.probes.discard(id(client))
+
+    def check_memory(self) -> None:
+        """After a request: past :data:`MAX_RSS`, stop accepting and exit once the requests in progress are
+        answered (gunicorn's run loop sees ``alive`` within a second); the master starts a fresh worker."""
+        if not self.max_rss or not self.alive or peak_rss_mib() < self.max_rss:
+            return  # the peak (one system call) says the current size cannot be over
+        now = time.monotonic()
+        if now < self.next_rss_check:
+            return
+        self.next_rss_check = now + RSS_CHECK_SECONDS
+        rss = rss_mib()
+        if rss > self.max_rss:
+            self.log.warning("Worker %s holds %.0f MiB, over its limit of %.0f MiB (CANASTA_WORKER_MAX_RSS): "
+                             "replacing it once its requests are answered", self.pid, rss, self.max_rss)
+            self.alive = False
 
     def handle_request(self, listener_name, req, sock, addr):
         body = getattr(req, "body", None)
@@ -289,6 +390,8 @@ class ProblemGeventWorker(GeventWorker):
         if bounded:
             unreader.chunk = _with_deadline(unreader.chunk, unreader.sock, time.monotonic() + self.cfg.timeout)
         writer = _WriteDeadline(sock)
+        if id(sock) in self.probes:
+            req.must_close = True  # a probe over the cap gets one answer, and its slot back
         try:
             return super().handle_request(listener_name, req, writer, addr)
         except TimeoutError:
@@ -308,6 +411,7 @@ class ProblemGeventWorker(GeventWorker):
         finally:
             if bounded:
                 del unreader.chunk  # back to the class's method for the next request on the connection
+            self.check_memory()
             # Fairness. The work is CPU-bound and a request never waits on I/O once its body is in,
             # so without this a greenlet whose client sends its next request at once (keep-alive)
             # would serve that client again and again while the other connections of this worker

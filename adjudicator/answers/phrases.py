@@ -60,6 +60,17 @@ PHRASES: dict[str, str | tuple[str, str]] = {
     "detail.batch_deadline": "This request was not worked out: the batch used up its {seconds} seconds. "
                              "Send it again in another batch.",
     "detail.duplicate_key": "An object names the same member twice; name each member once.",
+    # budgets of single requests (issue 36)
+    "title.over-budget": "This request is more work than one request may be",
+    "detail.budget_limit": "Listing this many moves of each group is more work than one request may be; ask for at "
+                           "most {limit} at a time, and page through the rest.",
+    "detail.budget_group": "Listing every group of moves of this hand at once is more work than one request may be; "
+                           "ask for one group at a time.",
+    "detail.budget_variants": "Comparing this under every rule variant named is more work than one request may be; "
+                              "compare at most {variants} at a time.",
+    "detail.budget_moves": "Replaying this many moves is more work than one request may be; send at most the first "
+                           "{moves} moves of the round.",
+    "detail.budget_request": "This request is more work than one request may be; send a smaller one.",
 }
 
 

@@ -32,9 +32,10 @@ from adjudicator.compare.matrix import MatrixRow
 from adjudicator.model.messages import Param, ParamValue, jsonable
 from adjudicator.model.parameters import PARAMETERS
 from adjudicator.words.clauses import statement
-from adjudicator.words.render import (render, requirement_message, ruling_words, said, said_and_code, said_kept,
-                                      summary, words, words_for)
+from adjudicator.words.render import (render, requirement_message, ruling_summary, ruling_words, said,
+                                      said_and_code, said_kept, summary, words, words_for)
 from adjudicator.model.rule_ids import RULES
+from adjudicator.options.paging import EVERY, Page
 from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, TeamScore
 from adjudicator.variants import Citation, Entry, Variant, translated
 
@@ -430,11 +431,11 @@ def score_difference(d: ScoreDifference, lang: str) -> dict:
     return out
 
 
-def _result(r: VariantResult, lang: str, problem_type, words: bool = True) -> dict:
+def _result(r: VariantResult, lang: str, problem_type, words: bool = True, page: Page = EVERY) -> dict:
     if r.ruling is not None:
         return {"variant": r.variant, "ruling": ruling(r.ruling, lang, words)}
-    if r.options is not None:
-        return {"variant": r.variant, "options": options(r.options, lang)}
+    if r.options is not None:  # the comparison's page of them, as /v1/options pages one variant's
+        return {"variant": r.variant, "options": options(r.options, lang, page.limit, page.offset, page.group)}
     if r.score is not None:
         return {"variant": r.variant, "score": score(r.score, lang)}
     assert r.problem is not None, "a variant's result is a ruling, options, a score or a problem"
@@ -544,11 +545,16 @@ def option_difference(d, lang: str) -> dict:
 
 def options_comparison(c: Comparison, lang: str, problem_type=lambda slug: slug) -> dict:
     """A comparison of the options open in one situation under several variants."""
-    return {"kind": c.kind, "variants": list(c.variants), "results": [_result(r, lang, problem_type) for r in c.results],
+    return {"kind": c.kind, "variants": list(c.variants),
+            "results": [_result(r, lang, problem_type, page=c.page) for r in c.results],
             "agree": c.agree,
             "groups": [{"options": list(g.options or ()), "variants": list(g.variants)} for g in c.groups],
-            "differences": [rule_difference(d, lang) if isinstance(d, RuleDifference) else option_difference(d, lang)
-                            for d in c.differences]}
+            "differences": [options_difference(d, lang) for d in c.differences]}
+
+
+def options_difference(d, lang: str) -> dict:
+    """A difference of a comparison of options: an option's, or whether the table can happen (a rule's)."""
+    return rule_difference(d, lang) if isinstance(d, RuleDifference) else option_difference(d, lang)
 
 
 
@@ -556,34 +562,91 @@ def options_comparison(c: Comparison, lang: str, problem_type=lambda slug: slug)
 # Replays
 
 
-def replay(r, lang: str) -> dict:
-    """The replay as JSON: entries in short, the first illegal move in full, the table, the score."""
-    first = r.first_illegal
+def replay(r: Any, lang: str) -> dict:
+    """A replay as JSON: a round's (:class:`~adjudicator.replay.Replay`) or a whole game's
+    (:class:`~adjudicator.replay.GameReplay`). Both keep ``first_illegal`` at the top (null when none; in a
+    game with its round), so a caller can tell at once whether the log holds an illegal move."""
+    if hasattr(r, "rounds_given"):
+        return replay_game(r, lang)
+    return replay_round(r, lang)
+
+
+def replay_round(r: Any, lang: str) -> dict:
+    """A round's replay: entries in short, the first illegal move in full, where it stopped undetermined, the
+    table, why the round ended, and the score."""
     table = r.table
     return {
         "variant": r.variant,
         "moves_ruled": len(r.entries),
         "entries": [_replay_entry(e, lang) for e in r.entries],
-        "first_illegal": None if first is None else {
-            "index": first.index, "player": first.player,
-            "reason": None if first.reason is None else {**first.reason.code(), "text": render(first.reason, lang)},
-            "ruling": None if first.ruling is None else ruling(first.ruling, lang)},
+        "first_illegal": None if r.first_illegal is None else _replay_fault(r.first_illegal, lang),
+        "undetermined": None if r.undetermined is None else _replay_stop(r.undetermined, lang),
         "table": {"to_play": table.seat, "drew": table.drew, "stock_count": table.stock_count,
                   "discard_pile": list(table.pile), "hands": [list(h) for h in table.hands],
                   "teams": [{"melds": [list(m) for m in table.melds[t]], "red_threes": table.red_threes[t],
                              "opened": bool(table.melds[t])} for t in range(r.teams)],
-                  "has_melded": list(table.melded), "went_out": table.went_out},
+                  "has_melded": [bool(m) or (s == table.seat and table.laid) for s, m in enumerate(table.melded)],
+                  "went_out": table.went_out, "partner_answer": table.partner_answer},
         "ended": r.ended,
+        "end": None if r.end is None else {"reason": r.end.reason, "player": r.end.player,
+                                           "text": render(r.end.message(), lang)},
         "score_request": r.score_request,
         "score": None if r.score is None else score(r.score, lang),
         "score_problem": None if r.score_error is None else problem_members(r.score_error, lang),
     }
 
 
-def _replay_entry(e, lang: str) -> dict:
-    out = {"index": e.index, "player": e.player, "verdict": e.verdict,
-           "rules": [] if e.ruling is None else list(dict.fromkeys(f.rule for f in e.ruling.findings)),
-           "summary": render(e.reason, lang) if e.ruling is None else summary(e.ruling, lang)}
+def replay_game(g: Any, lang: str) -> dict:
+    """A game's replay: each round replayed (up to where the replay stopped), the first illegal move with its
+    round, where it stopped undetermined, and the game scored as ``/v1/score`` scores its rounds."""
+    first, stop = g.first_illegal, g.undetermined
+    return {
+        "variant": g.variant,
+        "players": g.players,
+        "rounds_given": g.rounds_given,
+        "rounds_replayed": len(g.rounds),
+        "rounds": [replay_round(r, lang) for r in g.rounds],
+        "first_illegal": None if first is None else {"round": g.first_illegal_round, **_replay_fault(first, lang)},
+        "undetermined": None if stop is None else {"round": g.undetermined_round, **_replay_stop(stop, lang)},
+        "game_over": g.game_over,
+        "score_request": g.score_request,
+        "score": None if g.score is None else score(g.score, lang),
+        "score_problem": None if g.score_error is None else problem_members(g.score_error, lang),
+    }
+
+
+def _replay_fault(e: Any, lang: str) -> dict:
+    return {"index": e.index, "player": e.player, "pointer": e.pointer,
+            "reason": None if e.reason is None else {**e.reason.code(), "text": render(e.reason, lang)},
+            "ruling": None if e.ruling is None else ruling(e.ruling, lang)}
+
+
+def _replay_stop(s: Any, lang: str) -> dict:
+    """Where the replay stopped undetermined: why, the move's ruling, and each open point with its question."""
+    if s.ruling is not None and s.ruling.verdict == Verdict.UNDETERMINED:
+        points = open_points(s.ruling, lang)
+    else:
+        points = [{"parameter": name, "question": words_for("open_point.question", lang, parameter=Param(name)),
+                   "choices": [{"value": jsonable(v), "label": said(statement(name, v), lang)} for v in values]}
+                  for name, values in s.open_points]
+    return {"index": s.index, "player": s.player, "pointer": s.pointer,
+            "reason": {**s.reason.code(), "text": render(s.reason, lang)},
+            "ruling": None if s.ruling is None else ruling(s.ruling, lang), "open_points": points}
+
+
+def _replay_entry(e: Any, lang: str) -> dict:
+    out: dict[str, Any] = {"index": e.index, "player": e.player, "verdict": e.verdict,
+                           "rules": [] if e.ruling is None else list(dict.fromkeys(f.rule for f in e.ruling.findings))}
+    if e.event is not None:
+        out["event"] = e.event
+    if e.reason is not None and e.ruling is None:
+        out["summary"] = render(e.reason, lang)
+    elif e.ruling is not None:
+        out["summary"] = ruling_summary(e.ruling, lang)
+    else:
+        out["summary"] = render(e.said, lang) if e.said is not None else ""
     if e.reason is not None and e.ruling is not None:
         out["reason"] = render(e.reason, lang)
+    if e.together:
+        out["together"] = list(e.together)
     return out

@@ -14,7 +14,7 @@ batch that fails is that item's problem (``known``, which belongs to a whole ans
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Final
 
 from ..compare.comparison import compare as compare_variants
@@ -24,6 +24,7 @@ from ..input.shape import check
 from ..model.errors import AdjudicatorError
 from ..model.messages import Message, msg
 from ..options.listing import legal_moves
+from ..options.paging import GROUP_KINDS, LIMIT, Page
 from ..rules.engine import rule
 from ..scoring import score as score_sheet
 from ..variants import Variant, load_all
@@ -35,8 +36,8 @@ from .serialize import item_problem, problem_members, problem_type
 register_phrases()  # the problems' titles and details join the engine's catalogue (again: no change)
 
 KINDS: Final = ("adjudicate", "batch", "options", "score", "score_batch", "compare", "replay")
-GROUPS: Final = ("draw", "take_pile", "meld", "go_out", "discard")  # what ``group`` may name (options)
-PAGE: Final = 20  # options: a page of this many per group unless asked otherwise, whoever asks (None: all)
+GROUPS: Final = GROUP_KINDS  # what ``group`` may name (options)
+PAGE: Final = LIMIT  # options: a page of this many per group unless asked otherwise, whoever asks (None: all)
 CITATION_FORMS: Final = ("full", "refs")  # compare: each citation in place, or once in a table and referenced
 
 
@@ -58,11 +59,23 @@ class Asked:
     offset: int = 0  # options: where the page starts in each group
     group: str | None = None  # options: only the group of this kind
     citations: str = "full"  # compare: "refs" gives each citation once, in a table, referenced where used
+    # options, compare: called with each variant's listing, ``[(variant id, listing)]``, once its groups' sizes
+    # are known and before any option of the page is made; it may raise to stop there (the service's budget)
+    admit: Callable[[list], None] | None = None
+    # options, compare: makes a long list of the document as it is written, ``lazily(make, items)`` (the
+    # service's streamed answers); None: every list made whole
+    lazily: Callable[[Callable, Any], Any] | None = None
+
+    @property
+    def page(self) -> Page:
+        """The page of each options listing the answer shows."""
+        return Page(self.limit, self.offset, self.group)
 
 
 def answer(kind: str, body: Any, lang: str = DEFAULT_LANGUAGE, *, variants: dict[str, Variant] | None = None,
            words: bool = True, limit: int | None = PAGE, offset: int = 0, group: str | None = None,
-           citations: str = "full") -> Answer:
+           citations: str = "full", admit: Callable[[list], None] | None = None,
+           lazily: Callable[[Callable, Any], Any] | None = None) -> Answer:
     """The answer to ``body`` (the JSON the service's endpoint for ``kind`` takes, already decoded).
 
     ``kind`` is one of :data:`KINDS`; ``lang`` one of the languages the words speak (another is read as
@@ -76,7 +89,7 @@ def answer(kind: str, body: Any, lang: str = DEFAULT_LANGUAGE, *, variants: dict
     lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
     if type(body) is not dict:
         return not_an_object(body, lang)
-    asked = Asked(load_all() if variants is None else variants, words, limit, offset, group, citations)
+    asked = Asked(load_all() if variants is None else variants, words, limit, offset, group, citations, admit, lazily)
     try:
         return Answer(200, made(body, lang, asked))
     except AdjudicatorError as error:
@@ -112,19 +125,44 @@ def _score(body: Any, lang: str, asked: Asked) -> dict:
 
 def _options(body: Any, lang: str, asked: Asked) -> dict:
     request = options_request(body, asked.variants)
-    return serialize.options(legal_moves(request.situation, request.rules), lang, limit=asked.limit,
-                             offset=asked.offset, only=asked.group)
+    page = asked.page
+    listed = legal_moves(request.situation, request.rules, page.group)  # one group asked: the others not walked
+    if asked.admit is not None:
+        asked.admit([(listed.variant, listed)])
+    if asked.lazily is None:
+        return serialize.options(listed, lang, limit=page.limit, offset=page.offset, only=page.group)
+    document = serialize.options(listed, lang, limit=0, offset=page.offset, only=page.group)
+    for shown, group in zip(document["groups"], page.groups(listed)):
+        shown["options"] = asked.lazily(lambda o: serialize.option(o, lang), page.each(group))
+    return document
 
 
 def _compare(body: Any, lang: str, asked: Asked) -> dict:
     variants = asked.variants
-    result = compare_variants(compare_request(body, variants), variants)
-    if asked.citations != "refs":
+    page = asked.page
+    result = compare_variants(compare_request(body, variants), variants, page, asked.admit)
+    if asked.citations != "refs":  # (a table of citations is complete only once all is made: whole)
+        if asked.lazily is not None and result.kind == "options":
+            return _options_compared(result, lang, asked)
         return serialize.comparison(result, lang, problem_type, asked.words)
     with serialize.citation_table() as table:
         out = serialize.comparison(result, lang, problem_type, asked.words)
     out["citations"] = table
     return out
+
+
+def _options_compared(result: Any, lang: str, asked: Asked) -> dict:
+    """A comparison of options, each variant's page and the differences made as the answer is written."""
+    page, lazily = result.page, asked.lazily
+    assert lazily is not None  # _compare calls this only for a document written as it is made
+    head = replace(result, page=Page(0, page.offset, page.group), differences=())
+    document = serialize.comparison(head, lang, problem_type, asked.words)
+    for shown, answered in zip(document["results"], result.results):
+        if answered.options is not None:
+            for group_shown, group in zip(shown["options"]["groups"], page.groups(answered.options)):
+                group_shown["options"] = lazily(lambda o: serialize.option(o, lang), page.of(group))
+    document["differences"] = lazily(lambda d: serialize.options_difference(d, lang), result.differences)
+    return document
 
 
 def _replay(body: Any, lang: str, asked: Asked) -> dict:

@@ -31,7 +31,7 @@ finding it did not apply (``Ruling.skipped``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..rules.engine import rule
 from ..model.errors import AdjudicatorError, ImpossibleInput, RuleNotStated
@@ -39,6 +39,7 @@ from ..model.findings import Finding, HouseRuleUsed, Ruling
 from ..rules.judge import cited_once
 from ..model.messages import Fact, Items, Message, Param, ParamValue, Word, msg
 from ..options.listing import Options, legal_moves
+from ..options.paging import EVERY, Page
 from .options import compare_options
 from ..model.requests import CompareRequest, OptionsRequest, RulingRequest
 from ..words.clauses import statement
@@ -129,14 +130,21 @@ class Comparison:
     agree: bool
     groups: tuple[Group, ...]
     differences: tuple
+    page: Page = EVERY  # options: the page of each variant's listing shown and compared
 
 
 # ----------------------------------------------------------------------------------------------
 # The comparison
 
 
-def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison:
-    """Rule on (or score) the request under each of its variants and say where and why they differ."""
+def compare(request: CompareRequest, variants: dict[str, Variant], page: Page = EVERY,
+            admit: Callable[[list[tuple[str, Options]]], None] | None = None) -> Comparison:
+    """Rule on (or score) the request under each of its variants and say where and why they differ (for the
+    options of a situation: over the moves of ``page`` of each variant's listing).
+
+    ``admit``, for the options: called with each answered variant's listing once the walks have found how long
+    its groups are, before any option of a page is made or compared; it may raise to stop there (a caller's
+    budget, :mod:`adjudicator.cost`)."""
     results: list[VariantResult] = []
     raised: list[AdjudicatorError] = []
     asked: dict[str, OptionsRequest] = {}  # options: each variant's parsed situation
@@ -149,7 +157,8 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
             # each variant's request is of the comparison's kind (the parser makes it so)
             if isinstance(asked_here, OptionsRequest):
                 asked[vid] = asked_here
-                results.append(VariantResult(vid, options=legal_moves(asked_here.situation, asked_here.rules)))
+                results.append(VariantResult(vid, options=legal_moves(asked_here.situation, asked_here.rules,
+                                                                      page.group)))
             elif isinstance(asked_here, RulingRequest):
                 results.append(VariantResult(vid, ruling=rule(asked_here.situation, asked_here.action,
                                                               asked_here.rules)))
@@ -165,8 +174,10 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
     answered = [r for r in results if r.problem is None]
     loaded = all(ruled[vid] is variants.get(vid) for vid in ruled)  # no house rules: the shared variants
     if request.kind == "options":
+        if admit is not None:
+            admit([(r.variant, r.options) for r in answered if r.options is not None])
         found, differences = compare_options([(r.variant, asked[r.variant], r.options) for r in answered
-                                              if r.options is not None])  # every answered variant's options
+                                              if r.options is not None], page)  # every answered variant's page
         groups = tuple(Group(tuple(ids), options=keys) for keys, ids in found)
     elif request.kind == "ruling":
         groups = _ruling_groups(answered)
@@ -179,7 +190,7 @@ def compare(request: CompareRequest, variants: dict[str, Variant]) -> Comparison
         others = tuple(d for d in differences if getattr(d, "rule", None) != "table.possible")  # said in the first
         differences = (_table_difference(results, ruled, variants), *others)
     agree = len(groups) <= 1 and not (refused and answered)
-    return Comparison(request.kind, request.variants, tuple(results), agree, groups, differences)
+    return Comparison(request.kind, request.variants, tuple(results), agree, groups, differences, page)
 
 
 def _table_difference(results: list[VariantResult], ruled: dict[str, Variant],

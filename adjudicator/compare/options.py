@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from ..rules.engine import rule_checked
 from ..model.findings import Ruling
 from ..options.listing import Option, OptionGroup, Options
+from ..options.paging import EVERY, Page
 from ..model.requests import OptionsRequest
 
 
@@ -38,10 +39,11 @@ class OptionDifference:
     variants: tuple[OptionDifferenceEntry, ...]
 
 
-def compare_options(answered: list[tuple[str, OptionsRequest, Options]]):
+def compare_options(answered: list[tuple[str, OptionsRequest, Options]], page: Page = EVERY):
     """(groups, differences): groups as (``key=verdict`` signature, variant ids) of variants that rule every
-    listed move alike, and the differences, one per move."""
-    listed = {vid: {o.key: (o, g) for g in options.groups for o in g.options} for vid, _, options in answered}
+    listed move alike, and the differences, one per move -- the moves of ``page`` of each variant's listing
+    (a move another variant lists on its page and this one does not is ruled here: ``listed`` False)."""
+    listed = {vid: {o.key: (o, g) for g in page.groups(options) for o in page.of(g)} for vid, _, options in answered}
     order = list(dict.fromkeys(key for vid, _, _ in answered for key in listed[vid]))
     verdicts: dict[str, dict[str, str | None]] = {vid: {} for vid, _, _ in answered}
     differences = []

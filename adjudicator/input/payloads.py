@@ -6,12 +6,11 @@ typed requests (:mod:`adjudicator.model.requests`) and never calls back into the
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from ..model.errors import AdjudicatorError
 from ..model.findings import Ruling
-from ..replay import Replay, replay
+from ..model.requests import GameLog
+from ..replay import GameReplay, Replay, replay, replay_game, scored as scored_by
 from ..rules.engine import rule
 from ..scoring import GameSheet, RoundSheet, score
 from ..variants import Variant
@@ -33,14 +32,13 @@ def score_payload(payload: Any, variants: dict[str, Variant]) -> RoundSheet | Ga
 def scored(replayed: Replay, variants: dict[str, Variant]) -> Replay:
     """The replay with its ended round scored exactly as ``/v1/score`` scores the table (or, where ``/v1/score``
     cannot, a card value the text does not give for one, the error it would answer)."""
-    if replayed.score_request is None:
-        return replayed
-    try:
-        return replace(replayed, score=score_payload(replayed.score_request, variants))
-    except AdjudicatorError as e:
-        return replace(replayed, score_error=e)
+    return scored_by(replayed, lambda body: score_payload(body, variants))
 
 
-def replay_payload(payload: Any, variants: dict[str, Variant]) -> Replay:
-    """Parse a game's log (``POST /v1/replay``'s body), replay it move by move and score the round if it ended."""
-    return scored(replay(replay_request(payload, variants)), variants)
+def replay_payload(payload: Any, variants: dict[str, Variant]) -> Replay | GameReplay:
+    """Parse a log (``POST /v1/replay``'s body: one round, or a whole game's rounds), replay it move by move and
+    score what ended as ``/v1/score`` scores it: the round, or each round and the game."""
+    log = replay_request(payload, variants)
+    if isinstance(log, GameLog):
+        return replay_game(log, lambda body: score_payload(body, variants))
+    return scored(replay(log), variants)

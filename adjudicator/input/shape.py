@@ -40,7 +40,7 @@ MAX_PENALTIES = 100
 MAX_HOUSE_RULES = 200
 MAX_VARIANTS = 64
 MAX_PLAYERS = 12
-MAX_LOG_MOVES = 2000  # moves in one replayed log (a round of four rarely takes 200)
+MAX_LOG_MOVES = 2000  # moves and events in one replayed round (a round of four rarely takes 200)
 RANK_MAX_LENGTH = 4
 MAX_LANGUAGE_LENGTH = 35
 
@@ -184,20 +184,32 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
         hands = BoundedList(card_list(), MAX_PLAYERS, required=True)
         discard_pile = card_list()
         stock_count = StrictInteger(required=True, validate=Range(min=0, max=max_cards))
+        first_player = StrictInteger(validate=Range(min=0, max=MAX_PLAYERS - 1))
 
-    class LogMove(StrictSchema):
+    class LogMove(StrictSchema):  # an action (action, cards?) or an event (event and what it says)
         player = StrictInteger(required=True, validate=Range(min=0, max=MAX_PLAYERS - 1))
-        action = fields.Nested(Action, required=True)
+        action = fields.Nested(Action)
         cards = card_list(allow_none=True)
+        event = StrictString(validate=Length(min=1, max=MAX_NAME_LENGTH))
+        red_threes = card_list()
+        answer = StrictString(validate=Length(min=1, max=MAX_NAME_LENGTH))
 
-    class Replay(StrictSchema):
+    def moves_field(**kw: Any) -> BoundedList:
+        return BoundedList(fields.Nested(LogMove), MAX_LOG_MOVES, **kw)
+
+    class LogRound(StrictSchema):  # one round of a whole game
+        deal = fields.Nested(Deal, required=True)
+        moves = moves_field(required=True)
+
+    class Replay(StrictSchema):  # one round (deal, moves) or a whole game (rounds)
         variant = variant_id_field(required=True)
         players = players_field()
         house_rules = house_rules_field()
         lang = lang_field()
         scores = BoundedList(StrictInteger(validate=Range(min=-MAX_SCORE, max=MAX_SCORE)), MAX_TEAMS)
-        deal = fields.Nested(Deal, required=True)
-        moves = BoundedList(fields.Nested(LogMove), MAX_LOG_MOVES, required=True)
+        deal = fields.Nested(Deal)
+        moves = moves_field()
+        rounds = BoundedList(fields.Nested(LogRound), MAX_ROUNDS, min_length=1)
 
     return {"adjudicate": Adjudicate(), "score": Score(), "compare": Compare(), "options": OptionsRequest(),
             "batch": Batch(), "replay": Replay()}

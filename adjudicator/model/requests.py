@@ -90,17 +90,45 @@ class CompareRequest:
 
 @dataclass(frozen=True)
 class Move:
-    """One move of the log: the seat, the action, and what a draw brought from the stock."""
+    """One move of the log: the seat, the action, and what a draw brought from the stock. ``pointer`` is where
+    the move stands in the request (``/moves/17``, ``/rounds/1/moves/17``), so a fault names its place."""
 
     player: int
     action: Action
     cards: tuple[str, ...] | None = None
     body: dict = field(default_factory=dict, compare=False)  # the action's JSON, to replay or quote
+    pointer: str = field(default="", compare=False)
+
+
+EVENT_KINDS = ("lay_out", "ask", "answer")
+PARTNER_ANSWERS = ("yes", "no")
+
+
+@dataclass(frozen=True)
+class Event:
+    """What happens at the table beside the actions a ruling is asked about.
+
+    ``lay_out``: the player lays out ``red_threes`` from the hand, and ``cards`` are what the stock brought to
+    replace them, in order (a red three among them laid out and replaced in turn, as a draw's are). ``ask``:
+    the player asks the partner "may I go out?". ``answer``: the partner's ``answer`` (``yes`` or ``no``)."""
+
+    player: int
+    kind: str
+    red_threes: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+    answer: str | None = None
+    pointer: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
 class Log:
-    """A parsed log: the rules (house rules applied), the players, the deal and the moves."""
+    """A parsed round: the rules (house rules applied), the players, each team's score before it, the deal
+    and the moves (actions and events, in the order they happened).
+
+    ``first_player`` is the seat that plays first. ``lays_out`` says the log lays out the dealt red threes
+    itself (a ``lay_out`` event); a log without one (the form before events) has them laid out before the
+    first move, their replacements not in it. ``base`` is where the round stands in the request ("" for a
+    round alone, ``/rounds/1`` in a game)."""
 
     rules: Variant
     players: int
@@ -108,5 +136,20 @@ class Log:
     hands: tuple[tuple[str, ...], ...]
     pile: tuple[str, ...]
     stock_count: int
-    moves: tuple[Move, ...]
+    moves: tuple[Move | Event, ...]
+    payload: dict = field(default_factory=dict, compare=False)
+    first_player: int = 0
+    lays_out: bool = False
+    base: str = ""
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """A parsed game: its rounds in order, each a :class:`Log` (its ``scores`` those before the game: the
+    replay carries each round's totals into the next)."""
+
+    rules: Variant
+    players: int
+    scores: tuple[int, ...]
+    rounds: tuple[Log, ...]
     payload: dict = field(default_factory=dict, compare=False)

@@ -36,6 +36,7 @@ from ..model.messages import Card, Cards, Items, Message, Rank, msg
 from .every import MAX_MOVES, WILD, Hand, Place, Readings, build, canonical, kind, layouts
 from .parts import Parts, per_reading, summary_of
 from ..model.situation import Situation
+from ..turns import checkpoint
 from ..variants import Variant
 
 
@@ -134,6 +135,7 @@ def _laid(found: list[tuple[dict, Counter | None]], spots: list[Place]) -> Itera
     # a content is one object per place and count the walk found, shared by the layouts that hold it
     new = [spot.how == "new" for spot in spots]
     for chosen, _ in found:
+        checkpoint()  # each layout is decided in turn (from its parts, or ruled whole)
         melds: list[tuple[str, ...]] = []
         adds: list[tuple[str | None, tuple[str, ...]]] = []
         laid = wilds = 0

@@ -31,6 +31,7 @@ from ..model.cards import JOKER, RANKS, is_red_three
 from ..rules.melds import sure_rank
 from .hand import Shape, known, _team_meld
 from ..model.situation import Situation
+from ..turns import checkpoint
 from ..variants import Variant
 
 MAX_MOVES = 4000  # candidate moves walked per group at most; beyond, the count is a lower bound
@@ -293,6 +294,7 @@ class _Walk:
             if chosen:
                 rest = Counter({c: n for c, n in left.items() if n}) if self.total <= 1 else None
                 self.found.append((dict(chosen), rest))
+                checkpoint()  # a whole deck's walk finds thousands of layouts: others run meanwhile
                 return len(self.found) < self.limit
             return True
         following = i + 1

@@ -121,6 +121,18 @@ class Listing(Sequence):
             self._done[at] = self._make(*self._pending[at][1]())
         return self._done[at]
 
+    def each(self, start: int, stop: int):
+        """The options from ``start`` to ``stop``, one at a time; those not made yet are made and not kept (an
+        answer written as it is made holds one at a time, with its ruling)."""
+        for index in range(*slice(start, stop).indices(len(self))):
+            at = index - len(self._made)
+            if at < 0:
+                yield self._made[index]
+            elif at in self._done:
+                yield self._done[at]
+            else:
+                yield self._make(*self._pending[at][1]())
+
 
 @dataclass(frozen=True)
 class OptionGroup:
@@ -162,8 +174,10 @@ class Options:
         return tuple(o for g in self.groups for o in g.options)
 
 
-def legal_moves(situation: Situation, rules: Variant) -> Options:
-    """Every option open to the player in ``situation`` under ``rules`` (a variant with house rules applied).
+def legal_moves(situation: Situation, rules: Variant, only: str | None = None) -> Options:
+    """Every option open to the player in ``situation`` under ``rules`` (a variant with house rules applied);
+    with ``only`` (a group's kind), that group's alone -- the others are neither searched nor walked, and the
+    group is what it is in the whole listing (no group reads another's).
 
     A table that cannot happen is refused first, as :func:`~adjudicator.rules.engine.rule` refuses it."""
     check_table(rules, situation, Action(ActionType.DRAW))  # an action that takes no card: the table's own facts
@@ -174,13 +188,17 @@ def legal_moves(situation: Situation, rules: Variant) -> Options:
     groups: list[OptionGroup] = []
     for phase, drew, assumed in phases:
         sit = replace(situation, drew=drew) if assumed else situation
-        groups += _phase(sit, rules, phase, assumed)
+        groups += _phase(sit, rules, phase, assumed, only)
     phase = phases[0][0] if len(phases) == 1 else UNKNOWN
     return Options(rules.id, phase, tuple(groups), team_requirement(situation, rules))
 
 
-def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> list[OptionGroup]:
-    slots: dict[str, dict[str, Slot]] = {kind: {} for kind in GROUPS[phase]}
+def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool,
+           only: str | None = None) -> list[OptionGroup]:
+    kinds = tuple(k for k in GROUPS[phase] if only in (None, k))
+    if not kinds:
+        return []
+    slots: dict[str, dict[str, Slot]] = {kind: {} for kind in kinds}
     attempts: dict[str, Action | None] = {}
     after = phase == AFTER_DRAW
     done: set[tuple] = set()
@@ -188,7 +206,7 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> l
     readings = [variant for _, variant in chosen]
     for ruled in readings:
         todo = []  # the groups whose proposals this reading can change
-        for kind in GROUPS[phase]:
+        for kind in kinds:
             reading = (kind, *(ruled.params[p].value for p in READS[kind]))
             if reading in done or (kind != "draw" and situation.hand is None):
                 continue
@@ -204,7 +222,7 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool) -> l
     cache: dict[Action, Ruling] = {}
     memo: dict = {"chosen": [dict(values) for values, _ in chosen]}  # the complete walk's layouts, shared by the meld and go-out groups
     out = []
-    for kind in GROUPS[phase]:
+    for kind in kinds:
         if kind != "draw" and situation.hand is None:
             out.append(OptionGroup(kind, phase, situation.drew, assumed, None, (), None, msg(f"options.group.{kind}"),
                                    (situation.base + HAND,)))

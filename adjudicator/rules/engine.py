@@ -22,6 +22,7 @@ from .readings import TableDoubt, decide_across
 from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, check_pile_not_empty,
                    frozen_reasons, shown_in_adds, take_onto_meld, take_with_hand, top_usable)
 from ..model.situation import Situation
+from ..turns import checkpoint
 from .table import Table, lay_all
 from .table_check import check_table, table_doubt
 from .turn import check_draw, check_drew, first_round
@@ -45,6 +46,7 @@ def rule_checked(situation: Situation, action: Action, rules: Variant) -> Ruling
     """:func:`rule` for a table already checked: the option search rules many actions of one table, each
     built from the hand it checked. The readings its table cannot happen under are worked out once per
     situation (:func:`~adjudicator.rules.table_check.table_doubt`), so every path decides alike."""
+    checkpoint()  # every ruling: where a long request (options, a comparison, a replay) lets others run
     return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, table_doubt(rules, situation))
 
 
@@ -53,6 +55,7 @@ def rule_part(situation: Situation, action: Action, rules: Variant, doubt: Table
     withholds most facts (:class:`~adjudicator.model.situation.PartTable`), whose own doubt cannot be worked
     out; ``doubt`` is the real table's (:func:`~adjudicator.rules.table_check.table_doubt`), so a part is
     decided under the same readings as its whole move."""
+    checkpoint()
     return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, doubt)
 
 
@@ -117,6 +120,12 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
     pile_used = check_pile_cards(judge, situation, action)
     groups = [[top, *action.with_cards]] + [list(m) for m in action.melds] + [list(a.cards) for a in action.adds]
     check_opening(judge, situation, table, without_pile_cards(groups, pile_used), pile_used)
+    left = _left_after_take(judge, situation, action, pile)
+    if left is not None and left <= 1:
+        # the last card goes with this take, or with the discard that must end the turn: going out, as after a
+        # meld that leaves one card -- the partner's answer binds it, and the team's canastas must allow it
+        check_partner_answer(judge, situation, going_out=True, last_card=left == 1)
+        check_canastas(judge, situation, table, left, going_out=False)
     rest = len(pile) - 1
     if situation.pile_unnamed is None:  # the cards nobody named: how many is not known
         judge.note("consequence.take_rest" if rest else "consequence.pile_only_top", count=rest)
@@ -124,6 +133,19 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
         judge.note("consequence.rest_next_turn")
     if any(is_red_three(c) for c in pile[:-1]):
         judge.note("consequence.lay_out_red_threes")
+
+
+def _left_after_take(judge: Judge, situation: Situation, action: Action, pile: tuple[str, ...]) -> int | None:
+    """Cards in hand once the take is laid: the hand, and the pile's cards below its top where the take takes
+    the whole pile (``pile.taken_whole``, read only where it decides), less the cards the take lays (None: the
+    hand's size is not given)."""
+    if situation.hand is None and situation.hand_count is None:
+        return None
+    top_only = situation.need_hand_size() - len(action.with_cards) - len(action.laid_cards())
+    whole = top_only + len(pile) - 1
+    if top_only > 1 or whole <= 1:
+        return whole if top_only <= 1 else top_only  # the same either way the take is read
+    return whole if judge.param("pile.taken_whole") else top_only
 
 
 def rule_meld(judge: Judge, situation: Situation, action: Action) -> None:

@@ -176,9 +176,10 @@ def deck_issues(rules: Variant, shown: list[str], locate: Callable[[], Iterable[
     for card, at in locate():
         seen[card] += 1
         limit = jokers if card == card_codes.JOKER else decks
-        if seen[card] == limit + 1:
-            issues.append(issue(at, "error.too_many_jokers" if card == card_codes.JOKER else "error.too_many_copies",
-                                variant=rules.ref, card=Card(card), limit=limit,
+        if seen[card] == limit + 1:  # count=limit picks the words' plural: "one copy", "two copies"
+            key = "error.too_many_copies" if card != card_codes.JOKER else \
+                "error.too_many_jokers" if limit else "error.no_jokers"
+            issues.append(issue(at, key, variant=rules.ref, card=Card(card), limit=limit, count=limit,
                                 parameters=("deck.jokers",) if card == card_codes.JOKER else ("deck.decks",)))
     reds = counts["3H"] + counts["3D"]
     if laid + reds > red_limit:  # point at the laid-out count that passes the limit, else the first one
@@ -242,7 +243,8 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> TableDoubt | Non
         raise ImpossibleInput([issue(f"{base}/player/hand_count", "error.more_than_deck", variant=rules.ref,
                                      limit=rules.deck_size)])
     if sit.hand is not None and sit.cards_from_pile:
-        missing = Counter(sit.cards_from_pile) - Counter(sit.hand)
+        # the top card (the last) may already lie in the meld the take made; the cards below it are in the hand
+        missing = Counter(sit.cards_from_pile[:-1]) - Counter(sit.hand)
         if missing:
             raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.not_in_hand",
                                          card=Card(sorted(missing)[0]), where=Word("hand"))])

@@ -340,9 +340,12 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.unknown_variant": "There are no rules called {variant}; known: {known}.",
     "error.card_code": "“{code}” is not a card (a rank from A, K, Q, J, 10 down to 2 and a suit S, H, D or C, or "
                        "the letters J and K together for a joker).",
-    "error.too_many_copies": "The deck of {variant} holds only {limit:word} copies of {card}, so this one is one "
-                             "too many.",
-    "error.too_many_jokers": "The deck of {variant} holds only {limit:word} jokers, so this one is one too many.",
+    "error.too_many_copies": ("The deck of {variant} holds only one copy of {card}, so this one is one too many.",
+                              "The deck of {variant} holds only {count:word} copies of {card}, so this one is one "
+                              "too many."),
+    "error.too_many_jokers": ("The deck of {variant} holds only one joker, so this one is one too many.",
+                              "The deck of {variant} holds only {count:word} jokers, so this one is one too many."),
+    "error.no_jokers": "The deck of {variant} holds no jokers.",
     "error.too_many_red_threes": "{count} red threes in all, but the deck of {variant} holds {limit}.",
     "error.players_required": "Say how many play: {variant} scores {supported} players differently.",
     "error.players_unsupported": "{variant} has rules for {supported} players, not {players}.",
@@ -429,6 +432,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "value.bad_player_count": "{given} is not a player count from 2 to 6",
     "value.bands_list": "this must be a list of score bands",
     "value.band": "band {band} is wrong: {problem}",
+    "value.too_many_items": "a house rule may list at most {maximum} here",
     "type.bool": "yes or no",
     "type.int": "a whole number",
     "type.int_or_null": "a whole number, or none for no limit",
@@ -486,7 +490,41 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "replay.cards_not_drawn": "Only a draw from the stock brings cards; this move does not draw.",
     "replay.draw_count": "The draw brings {count} cards ({reds} of them red threes), but a player draws {wanted}, "
                          "and one more for each red three.",
-    "replay.round_over": "The round is over: a player has gone out.",
+    "replay.round_over": "{why} No move follows the end of the round.",
+    "replay.end.went_out": "Player {seat} went out, which ended the round.",
+    "replay.end.stock_ran_out": "The stock ran out: player {seat} had to draw from it, which ended the round.",
+    "replay.end.last_red_three": "The last card of the stock was a red three, laid out by player {seat}: the round "
+                                 "stopped there, with no meld or discard after it.",
+    "replay.stopped.empty_stock": "The stock is empty, and the rules leave open what this draw means, so the "
+                                  "replay cannot say whether the round goes on; it stops here until the table "
+                                  "settles the point.",
+    "replay.stopped.last_red_three": "The last card of the stock was a red three, and the rules do not say whether "
+                                     "the round stops there, so the replay cannot say whether it goes on; it stops "
+                                     "here until the table settles the point.",
+    "replay.unanswered": "The partner has not yet answered whether this player may go out.",
+    "replay.answer_without_question": "No player has just asked to go out, so there is no question to answer.",
+    "replay.not_partner": "Player {seat} is not the partner of player {asker}, who asked.",
+    "replay.asked_again": "The partner has already answered this turn, and that answer stands.",
+    "replay.no_partner": "This player has no partner to ask.",
+    "replay.red_threes_kept": "Under the rules of {variant} red threes stay in the hand; they are not laid out.",
+    "replay.replacement_count": ("The stock brought one card for the red threes laid out, but each red three laid "
+                                 "out is replaced by exactly one card.",
+                                 "The stock brought {count:word} cards for the red threes laid out, but each red "
+                                 "three laid out is replaced by exactly one card."),
+    "replay.impossible": "This move leaves a table that cannot happen.",
+    "replay.said.ask": "Player {seat} asks the partner: may I go out?",
+    "replay.said.answer_yes": "Player {seat} answers: yes.",
+    "replay.said.answer_no": "Player {seat} answers: no.",
+    "replay.said.lay_out": ("Player {seat} lays out the red three {red_threes}[[ and draws {cards} in its place]].",
+                            "Player {seat} lays out the red threes {red_threes}[[ and draws {cards} in their "
+                            "place]]."),
+    "error.replay_form": "Give either one round (its deal and moves) or a whole game (its rounds), not both.",
+    "error.replay_member": "This kind of entry does not say this.",
+    "error.replay_event": "This is not an event the log knows; one of {kinds}.",
+    "error.replay_answer": "The partner answers yes or no.",
+    "error.replay_red_threes_none": "Name the red threes laid out.",
+    "error.replay_not_red_three": "Only red threes are laid out this way, and this card is not one.",
+    "error.replay_round_not_over": "The moves of this round stop before it ends, yet another round follows it.",
     "error.replay_hands": "Give one list of cards per player: {players} lists.",
     "error.replay_scores": "Give one score per team: {teams} numbers.",
     "error.replay_seat": "A player is a seat number from 0 to one less than the {players} players.",
@@ -549,6 +587,8 @@ WORDS: dict[str, str] = {
     "opponents_win": "the opponents win", "joker": "joker", "two": "two", "red_three": "red three",
     "red_three_upcard": "red three as the upcard", "black_three": "black three",
     "draw": "draw", "meld": "meld", "go_out": "go out", "discard": "discard",
+    # the events of a replayed log
+    "lay_out": "red threes laid out", "ask": "a question to the partner", "answer": "the partner's answer",
 }
 
 

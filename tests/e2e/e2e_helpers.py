@@ -109,3 +109,56 @@ ENGLISH_WORDS = ("the", "you", "your", "is", "not", "with", "pile", "meld", "mel
 
 def english_words_in(text: str) -> list[str]:
     return sorted({w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in ENGLISH_WORDS})
+
+
+SLOW_3G = {"offline": False, "latency": 400, "downloadThroughput": 400_000 / 8, "uploadThroughput": 400_000 / 8}
+
+
+class WorkerThrottle:
+    """Slow 3G for a context's service workers, from a browser-level CDP session.
+
+    Playwright gives no CDP session for a service worker, so the worker's target is attached in the
+    non-flat mode and spoken to through ``Target.sendMessageToTarget``. Playwright sets its own
+    network conditions on a worker when it starts following it, so the throttle is sent again while
+    the page is watched (:meth:`reapply`).
+    """
+
+    def __init__(self, browser, conditions: dict):
+        self.session = browser.new_browser_cdp_session()
+        self.conditions = conditions
+        self.sessions: dict[str, str] = {}  # worker target id -> CDP session id
+        self.session.on("Target.targetCreated", self._created)
+        self.session.send("Target.setDiscoverTargets", {"discover": True})
+
+    def _created(self, event) -> None:
+        info = event["targetInfo"]
+        if info["type"] != "service_worker":
+            return
+        try:
+            sid = self.session.send("Target.attachToTarget", {"targetId": info["targetId"], "flatten": False})["sessionId"]
+            self._send(sid, "Network.enable", {})
+            self._send(sid, "Network.emulateNetworkConditions", self.conditions)
+        except Exception:  # a worker of a context closed meanwhile
+            return
+        self.sessions[info["targetId"]] = sid
+
+    def _send(self, sid: str, method: str, params: dict) -> None:
+        message = json.dumps({"id": len(method), "method": method, "params": params})
+        self.session.send("Target.sendMessageToTarget", {"sessionId": sid, "message": message})
+
+    def reapply(self) -> None:
+        """Send the throttle again to every worker seen (Playwright sets its own conditions on a worker
+        it starts following, after the worker's target appears), and attach a worker whose creation was
+        missed: called while the page is followed."""
+        for info in self.session.send("Target.getTargets")["targetInfos"]:
+            if info["type"] == "service_worker" and info["targetId"] not in self.sessions:
+                self._created({"targetInfo": info})
+        for sid in list(self.sessions.values()):
+            try:
+                self._send(sid, "Network.emulateNetworkConditions", self.conditions)
+            except Exception:  # the worker is gone
+                pass
+
+    def close(self) -> None:
+        self.session.send("Target.setDiscoverTargets", {"discover": False})
+        self.session.detach()

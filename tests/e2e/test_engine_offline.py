@@ -11,6 +11,8 @@ compares what the phone says with what the service says for the same question.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from e2e_helpers import Taps, api, open_page, pick, shown_number
 from playwright.sync_api import expect
@@ -36,6 +38,47 @@ def wait_until_engine_kept(page):
     """The page says it is ready without signal, and the worker controls it (it serves the engine offline)."""
     wait_until_kept_offline(page)
     expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=60_000)
+
+
+def drop_snapshot(page):
+    """Forget the engine's snapshot: its next start is a first start again (the slowest there is)."""
+    page.evaluate("""async () => {
+        for (const name of await caches.keys()) {
+            if (!name.startsWith('cr-engine-')) continue;
+            const cache = await caches.open(name);
+            for (const request of await cache.keys()) if (request.url.endsWith('/snapshot.bin')) await cache.delete(request);
+        }
+    }""")
+
+
+SNAPSHOT_KEPT = """async () => {
+    for (const name of await caches.keys())
+        if (name.startsWith('cr-engine-') && (await (await caches.open(name)).keys()).some((r) => r.url.endsWith('/snapshot.bin')))
+            return true;
+    return false;
+}"""
+
+
+# Inside the page, from the tap to the answer: what the engine was doing when the tap came, and whether the
+# busy state -- the button marked busy and the note beside it, in view -- was on screen before the answer.
+WATCH_TAP = """(selector) => {
+  const w = window.__tap = { awakeAtTap: null, busy: false, noteInView: false, noteWords: null, answered: false };
+  const button = document.querySelector(selector);
+  button.addEventListener('pointerdown', () => {
+    w.awakeAtTap = document.getElementById('engine-status').dataset.awake || null;
+  }, { capture: true, once: true });
+  const inView = (el) => { const r = el.getBoundingClientRect();
+    return r.height > 0 && r.bottom > 0 && r.top < innerHeight && r.left < innerWidth && r.right > 0; };
+  const look = () => {
+    if (w.answered) return;
+    if (document.querySelector('#ruling .on-phone')) { w.answered = true; obs.disconnect(); return; }
+    if (button.getAttribute('aria-busy') === 'true') w.busy = true;
+    const note = document.querySelector('[data-busy-note]');
+    if (note && inView(note)) { w.noteInView = true; if (w.noteWords === null) w.noteWords = note.textContent; }
+  };
+  const obs = new MutationObserver(look);
+  obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+}"""
 
 
 def frozen_pile(page, tap, words):
@@ -82,6 +125,80 @@ def test_offline_frozen_pile_ruling_equals_the_online_one(phone_at, live_server,
     offline = shown_ruling(page)
     assert offline == online, "the phone's engine ruled otherwise than the service"
     page.screenshot(path=screenshots / f"e1-offline-frozen-pile-{lang}.png")
+
+
+def test_a_cold_tap_shows_the_busy_state_where_the_finger_is_before_the_answer(phone, ui_packs, screenshots):
+    """Without signal, a tap while the engine on the phone starts shows at once that it was taken: the button
+    busy and "waking the referee" beside it, in view. Checked as what was on screen before the answer came,
+    not as a time. The engine's snapshot is dropped first, so the tap surely finds it starting (a first start
+    takes seconds); left be, it keeps a new one, and the next start (a reload) answers the same from it."""
+    page, base = phone
+    words = ui_packs["en"]
+    open_page(page, base)
+    tap = Taps(page)
+    frozen_pile(page, tap, words)
+    wait_until_engine_kept(page)
+    drop_snapshot(page)
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("html.ready")).to_have_count(1)
+    page.evaluate(WATCH_TAP, "#rule-button")
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .on-phone")).to_have_text(words["ruling.onPhone"], timeout=60_000)
+    seen = page.evaluate("window.__tap")
+    assert seen["awakeAtTap"] != "yes", f"the engine was awake already when the tap came: {seen}"
+    assert seen["busy"] and seen["noteInView"], f"no busy state on screen before the answer: {seen}"
+    assert seen["noteWords"] == words["busy.waking"], seen
+    expect(page.locator("#rule-button")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("[data-busy-note]")).to_have_count(0)
+    first = shown_ruling(page)
+    page.wait_for_function(SNAPSHOT_KEPT, timeout=60_000, polling=500)
+    page.reload()
+    expect(page.locator("html.ready")).to_have_count(1)
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .on-phone")).to_be_visible(timeout=60_000)
+    assert shown_ruling(page) == first, "the engine started from its snapshot ruled otherwise"
+    page.screenshot(path=screenshots / "e3-offline-busy-then-answer.png")
+
+
+def test_the_wait_for_the_engine_is_said_in_the_players_language(ui_packs):
+    """Keeping the engine says how much of how many megabytes, and the time left in words, in each language."""
+    for lang, pack in ui_packs.items():
+        keeping = pack["engine.keeping"]
+        assert "3" in keeping and "9" in keeping and "MB" in keeping, (lang, keeping)  # the sample: 3 of 9 MB
+    en = ui_packs["en"]
+    for lang in ("sv", "nb", "da"):
+        assert ui_packs[lang]["engine.keeping"] != en["engine.keeping"], lang
+        assert ui_packs[lang]["engine.left"] != en["engine.left"], lang
+
+
+def test_on_a_slow_link_the_page_says_how_much_is_kept_and_how_long_is_left(browser, live_server):
+    """On slow 3G (the page and its service worker throttled, as bench/page_bench.py does), while the engine
+    is kept the status line says, in Swedish, how many of how many megabytes and about how long is left."""
+    from conftest import open_context
+    from e2e_helpers import SLOW_3G, WorkerThrottle
+
+    throttle = WorkerThrottle(browser, SLOW_3G)
+    context, page, watch = open_context(browser, live_server, locale="sv-SE")
+    try:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", SLOW_3G)
+        page.goto(live_server + "/", timeout=60_000)
+        said = re.compile(r"^Sparar domaren i telefonen för spel utan täckning: \d+,\d av \d+,\d MB, "
+                          r"(några sekunder|cirka \d+ sekunder|cirka en minut|cirka \d+ minuter) kvar\. Låt sidan vara öppen\.$")
+        status = page.locator("#engine-status")
+        for _ in range(240):  # the estimate comes once the first bytes are in
+            throttle.reapply()
+            if status.get_attribute("data-state") == "keeping" and said.match(status.inner_text()):
+                break
+            page.wait_for_timeout(250)
+        assert said.match(status.inner_text()), status.inner_text()
+        expect(status.locator("progress")).to_have_count(1)
+        watch.check()
+    finally:
+        context.close()
+        throttle.close()
 
 
 def test_offline_three_round_game_adds_up_like_the_service(phone, screenshots):

@@ -219,7 +219,7 @@ def test_the_engine_is_served_versioned_compressed_and_announced(client):
                     pytrace=False)
     html = client.get("/").get_data(as_text=True)
     about = json.loads(unescape(re.search(r'<meta name="engine" content="([^"]+)">', html).group(1)))
-    assert set(about["sizes"]) == set(ENGINE_FILES)
+    assert set(about["sizes"]) == set(ENGINE_FILES) | {"engine-worker.js"}  # the worker's script is kept with it
     wasm = client.get(about["base"] + "pyodide.asm.wasm", headers={"Accept-Encoding": "gzip, br"})
     assert wasm.status_code == 200 and wasm.mimetype == "application/wasm"
     assert wasm.headers["Cache-Control"] == IMMUTABLE
@@ -230,9 +230,30 @@ def test_the_engine_is_served_versioned_compressed_and_announced(client):
     assert client.get(about["base"] + "pyodide.mjs").mimetype == "text/javascript"
     assert client.get("/web/engine/0123456789ab/referee.zip").status_code == 404  # another version
     assert client.get(about["base"] + "package.json").status_code == 404  # only the engine's own files
+    # The worker's script is one of the engine's files: the page starts it from the engine's versioned
+    # path and keeps it in the engine's cache, so a new engine never runs an old script, nor the reverse.
+    script = client.get(about["base"] + "engine-worker.js")
+    assert script.status_code == 200 and script.mimetype == "text/javascript"
+    assert script.headers["Cache-Control"] == IMMUTABLE
+    assert script.get_data() == (WEB / "engine-worker.js").read_bytes()
+    assert len(script.get_data()) == about["sizes"]["engine-worker.js"]
+    assert "engine-worker" not in client.get("/web/sw.js").get_data(as_text=True)  # not in the first visit's shell
     # WebAssembly may be compiled by the page's worker; nothing else is loosened.
     csp = client.get("/").headers["Content-Security-Policy"]
     assert "script-src 'self' 'wasm-unsafe-eval';" in csp and "unsafe-eval'" not in csp.replace("'wasm-unsafe-eval'", "")
+
+
+def test_the_engines_version_covers_its_worker_script():
+    """A changed worker script is a new engine version: new URLs and a new cache, never the old script."""
+    from web_api.page import ENGINE_FILES, _engine_stamp, _engine_version, engine_dir
+
+    if not all((engine_dir() / n).is_file() for n in ENGINE_FILES):
+        pytest.fail("the offline engine is not installed: run `bash scripts/install-engine-runtime .venv/bin/python`",
+                    pytrace=False)
+    script = (WEB / "engine-worker.js").read_bytes()
+    engine = _engine_stamp()
+    assert _engine_version(engine, script) == _engine_version(engine, script)
+    assert _engine_version(engine, script + b"\n") != _engine_version(engine, script)
 
 
 def test_without_the_engine_the_page_has_no_engine_meta(client, monkeypatch, tmp_path):
@@ -261,3 +282,13 @@ def test_the_page_is_es_modules_with_imports_running_one_way():
               "b.js": b"import { a } from './a.js';\nexport const b = 2;\n"}
     with pytest.raises(ModuleError, match="circle"):
         bundle_modules("a.js", cyclic)
+
+
+def test_the_bundle_is_sent_without_comment_lines_but_templates_keep_theirs():
+    """The phone gets the code, the sources keep their comments; what looks like a comment in a template stays."""
+    from web_api.page import without_comments
+
+    source = ("// a line comment\nconst a = 1; // kept: code before it\n/** a block\n * of lines */\n"
+              "/* x */ const b = 2;\n/* ends before code\n */ const c = 3;\nconst t = `\n// in a template\n`;\n")
+    assert without_comments(source) == ("const a = 1; // kept: code before it\n/* x */ const b = 2;\n const c = 3;\n"
+                                        "const t = `\n// in a template\n`;\n")

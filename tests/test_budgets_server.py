@@ -1,0 +1,161 @@
+"""The production server keeps its workers answerable and their memory given back (issue 36, items 5 and 6).
+
+Each test starts ``gunicorn -c gunicorn.conf.py app:app`` (helpers of ``tests/test_hardening.py``) and
+asserts on behaviour -- which worker answers, what status a probe gets -- never on times or sizes.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+from test_hardening import assert_no_trace, exchange, start_server, stop_server, worker_pids
+
+HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+
+
+def _healthy(port: int) -> int:
+    return exchange(port, HEALTHZ, timeout=10)[0]
+
+
+def test_a_worker_past_its_memory_limit_is_replaced_after_its_request(tmp_path):
+    """CANASTA_WORKER_MAX_RSS=1: every worker is past it after its first request, which is still answered."""
+    srv = start_server(tmp_path / "out.log", "-w", "1", env={"CANASTA_WORKER_MAX_RSS": "1"})
+    try:
+        first = worker_pids(srv.proc.pid)
+        assert len(first) == 1
+        status, _, body = exchange(srv.port, b"GET /v1/variants HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        assert status == 200 and b"sv-classic" in body  # answered in full before the worker goes
+        deadline = time.monotonic() + 20
+        while worker_pids(srv.proc.pid) in (first, set()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert worker_pids(srv.proc.pid) - first, "the worker past its limit was not replaced"
+        assert "over its limit of 1 MiB (CANASTA_WORKER_MAX_RSS)" in srv.log_text()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # the fresh worker serves
+            try:
+                if _healthy(srv.port) == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.2)
+        else:
+            pytest.fail("no worker answered after the replacement")
+        assert_no_trace(srv)
+    finally:
+        stop_server(srv)
+
+
+def test_a_worker_under_its_memory_limit_stays(tmp_path):
+    srv = start_server(tmp_path / "out.log", "-w", "1", env={"CANASTA_WORKER_MAX_RSS": "100000"})
+    try:
+        first = worker_pids(srv.proc.pid)
+        for _ in range(5):
+            assert _healthy(srv.port) == 200
+        assert worker_pids(srv.proc.pid) == first and "CANASTA_WORKER_MAX_RSS" not in srv.log_text()
+    finally:
+        stop_server(srv)
+
+
+def test_a_bad_memory_limit_stops_the_start(monkeypatch):
+    from web_api import workers
+
+    with pytest.raises(ValueError, match="CANASTA_WORKER_MAX_RSS"):
+        workers._max_rss("lots")
+    with pytest.raises(ValueError):
+        workers._max_rss("-5")
+    assert workers._max_rss("") == 128 and workers._max_rss("0") == 0 and workers._max_rss(" 200 ") == 200
+
+
+@pytest.fixture(scope="module")
+def capped(tmp_path_factory):
+    """One worker serving at most 8 connections at once."""
+    srv = start_server(tmp_path_factory.mktemp("gunicorn-capped") / "out.log", "-w", "1",
+                       "--worker-connections", "8")
+    yield srv
+    stop_server(srv)
+
+
+class _Full:
+    """The cap filled by clients that connect and trickle a request at one byte a second."""
+
+    def __init__(self, port: int, count: int):
+        self.port, self.count, self.socks = port, count, []
+
+    def __enter__(self):
+        for _ in range(self.count):
+            sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+            sock.sendall(b"P")  # the first byte of a POST whose rest never comes
+            self.socks.append(sock)
+            time.sleep(0.02)
+        time.sleep(0.5)
+        return self
+
+    def __exit__(self, *exc):
+        for sock in self.socks:
+            sock.close()
+
+
+def test_a_liveness_probe_is_answered_while_slow_clients_fill_the_cap(capped):
+    with _Full(capped.port, 9):
+        for _ in range(5):
+            status, headers, body = exchange(capped.port, b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+            assert status == 200 and b'"status":"ok"' in body
+            assert headers["connection"] == ["close"]  # one answer, then its spare slot is free again
+        head = exchange(capped.port, b"HEAD /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert head[0] == 200
+        # anything else over the cap is still refused at once
+        status, headers, _ = exchange(capped.port, b"GET /v1/variants HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert status == 503 and headers["retry-after"] == ["1"]
+    assert_no_trace(capped)
+
+
+def test_a_slow_client_over_the_cap_cannot_pass_for_a_probe(capped):
+    with _Full(capped.port, 9):
+        with socket.create_connection(("127.0.0.1", capped.port), timeout=10) as sock:
+            sock.sendall(b"GET /heal")  # a probe's start, and then nothing: refused after the peek's wait
+            data = b""
+            while chunk := sock.recv(65536):
+                data += chunk
+        assert data.startswith(b"HTTP/1.1 503")
+    assert_no_trace(capped)
+
+
+def test_healthz_on_the_same_worker_is_answered_while_a_long_request_works(tmp_path):
+    """One worker, a budget large enough to admit a comparison of about a second: its work gives way every 20 ms,
+    so /healthz is answered while the comparison is worked out -- before the first byte of its answer."""
+    import json
+    import threading
+
+    from test_budgets import ISSUE_COMPARE
+
+    srv = start_server(tmp_path / "out.log", "-w", "1", env={"CANASTA_REQUEST_BUDGET": str(10**9)})
+    try:
+        body = json.dumps(ISSUE_COMPARE).encode()
+        head = (f"POST /v1/compare?limit=50&group=meld HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+        seen: dict = {}
+
+        def heavy():
+            with socket.create_connection(("127.0.0.1", srv.port), timeout=60) as sock:
+                sock.sendall(head + body)
+                first = sock.recv(65536)  # the answer's head: its work is done
+                seen["answer began"] = time.monotonic()
+                seen["status"] = first.split(b" ", 2)[1]
+                while sock.recv(1 << 20):
+                    pass
+
+        worker = threading.Thread(target=heavy)
+        worker.start()
+        time.sleep(0.2)  # the comparison has begun
+        assert _healthy(srv.port) == 200
+        seen["healthz"] = time.monotonic()
+        worker.join(60)
+        assert seen["status"] == b"200"
+        assert seen["healthz"] < seen["answer began"], "the probe waited for the comparison's work to finish"
+        assert "WORKER TIMEOUT" not in srv.log_text()
+        assert_no_trace(srv)
+    finally:
+        stop_server(srv)
