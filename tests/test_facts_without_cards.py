@@ -26,7 +26,7 @@ def rule(variant: str, situation: dict, action: dict, **extra) -> dict:
 
 
 def take(hand, top="9D", team=None, unnamed=None, variant="sv-classic"):
-    situation = dict(BEFORE, discard_pile=[top], team=team or {"opened": True, "score": 0}, player={"hand": hand + ["4C"]})
+    situation = dict(BEFORE, discard_pile=[top], team=team or {"opened": True, "score": 0}, player={"hand": hand + ["4C", "5S", "6D"]})  # cards kept: no going out
     if unnamed is not None:
         situation["pile_unnamed"] = unnamed
     return rule(variant, situation, {"type": "take_pile", "with": hand})
@@ -72,7 +72,7 @@ def test_going_out_without_a_canasta_said_as_a_count(variant):
 
 def test_a_ruling_that_stops_for_a_missing_fact_is_not_legal():
     """Before #34 a take with the team's melds not given came out 'legal' with the melds in `missing`."""
-    situation = dict(BEFORE, discard_pile=["7D"], team={"score": None}, player={"hand": ["7H", "7S", "4C"]})
+    situation = dict(BEFORE, discard_pile=["7D"], team={"score": None}, player={"hand": ["7H", "7S", "4C", "5S", "6D"]})
     ruling = rule("sv-classic", situation, {"type": "take_pile", "with": ["7H", "7S"]})
     assert ruling["verdict"] == "undetermined" and ruling["missing"] == ["/situation/team/melds"]
 
