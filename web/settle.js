@@ -460,7 +460,9 @@ function buildRequest() {
     const melds = nonEmpty(tk.melds);
     const hand = tk.with.concat(flat(melds));
     situation.team = teamFacts(tk, labels, false);
-    situation.player = { hand };
+    // The take form asks for the cards shown, not the whole hand: the hand is given only with the melds laid in
+    // the same take (the pile's cards in them are told apart from the hand's), never made complete otherwise.
+    if (melds.length) situation.player = { hand };
     situation.turn = { drew: tk.drew ? 'stock' : null, cards_from_pile: [] };
     labelCards(labels, '/action/with', tk.with, t('take.with'));
     labelCards(labels, '/situation/player/hand', hand, t('seg.hand'));

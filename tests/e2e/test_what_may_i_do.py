@@ -16,6 +16,8 @@ def fill_frozen_pile(page, tap, words):
     tap(page.locator("label[for=variant-no-pagat]"))
     tap(page.locator("#options-button"))
     pick(tap, page.locator("#field-hand"), "9", 2)
+    pick(tap, page.locator("#field-hand"), "5")  # cards kept after the take: not a going out
+    pick(tap, page.locator("#field-hand"), "6")
     top = page.locator("#field-options-top")
     tap(top.locator(".chip.add"))
     pick(tap, top, "9")
