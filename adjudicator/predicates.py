@@ -92,7 +92,8 @@ def opening_value(groups, rules: Variant) -> int:
 
 def pile_frozen(situation: Situation, rules: Variant) -> bool | None:
     """Whether the pile is frozen for the player's team; None when that depends on an open point or fact."""
-    reasons = answer(rules, lambda judge: frozen_reasons(judge, situation.need_pile(), situation.need_team_melds()))
+    reasons = answer(rules, lambda judge: frozen_reasons(judge, situation.need_pile(), situation.need_team_opened(),
+                                                                 situation.pile_unnamed, situation.base))
     return None if reasons is None else bool(reasons)
 
 

@@ -243,7 +243,7 @@ def test_each_model_type_has_one_door_that_normalises_and_keeps_canonical_cards_
     side = Side(120, meld, 1)
     values = {"players": 4, "first_round": False, "stock_count": 30, "pile": pile, "team": side,
               "opponents": Side(), "hand": hand, "hand_count": 2, "has_melded": True, "drew": "stock",
-              "cards_from_pile": (), "partner_answer": "yes", "base": "/situation"}
+              "cards_from_pile": (), "partner_answer": "yes", "base": "/situation", "pile_unnamed": None}
     made = Situation(**values)
     assert [f.name for f in fields(Situation)] == list(vars(made)) == list(values)
     assert made.hand is hand and made.pile is pile and made.team is side and made.team.melds is meld

@@ -97,6 +97,18 @@ async function api(method, path, body) {
 const cache = { variants: [], byId: {}, matrix: null, matrixLang: null, sources: {}, details: {}, paramWords: {}, overridable: {} };
 let matrixPromise = null;
 
+// The service's question for each parameter, per language, kept on the phone once read (no request of its
+// own: the first visit stays light): offline a house rule is asked in those words, or in the page's own.
+const WORDS_KEY = 'cr.words';
+try { Object.assign(cache.paramWords, JSON.parse(localStorage.getItem(WORDS_KEY)) || {}); } catch (e) { /* none kept */ }
+
+function learnWords(lang, parameters) {
+  const words = cache.paramWords[lang] || (cache.paramWords[lang] = {});
+  parameters.forEach((p) => { words[p.name] = { question: p.question, overridable: p.overridable }; });
+  try { localStorage.setItem(WORDS_KEY, JSON.stringify(cache.paramWords)); } catch (e) { /* storage full: kept for this visit */ }
+}
+
+
 async function loadVariants() {
   const list = await api('GET', '/v1/variants');
   cache.variants = list.variants;
@@ -138,8 +150,7 @@ function variantDetail(id) {
   if (!cache.details[key]) {
     const lang = i18n.lang;
     cache.details[key] = api('GET', `/v1/variants/${encodeURIComponent(id)}`).then((detail) => {
-      const words = cache.paramWords[lang] || (cache.paramWords[lang] = {});
-      detail.parameters.forEach((p) => { words[p.name] = p; });
+      learnWords(lang, detail.parameters);
       cache.overridable[id] = new Set(detail.parameters.filter((p) => p.overridable).map((p) => p.name));
       return detail;
     }).catch((e) => { delete cache.details[key]; throw e; });

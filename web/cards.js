@@ -49,7 +49,12 @@ function kindShort(kind) {
 function kindWords(kind, n) { return t('cards.count', { n, kind, one: t(`kind.${kind}.1`), many: t(`kind.${kind}.n`) }); }
 function kindName(kind) { return t(`kind.${kind}.1`); }
 
-function cardShort(code) { return code === JOKER ? t('card.joker.short') : rankOf(code) + SUIT[suitOf(code)].sym; }
+/** A card as the player entered it: its rank only (the page never asks for suits, so it shows none),
+ *  but a three keeps its suit, which says whether it is red or black. */
+function cardShort(code) {
+  if (code === JOKER) return t('card.joker.short');
+  return rankOf(code) === '3' ? rankOf(code) + SUIT[suitOf(code)].sym : rankOf(code);
+}
 function cardName(code) { return kindName(kindOf(code)); }
 function cardsText(cards) { return cards.map(cardShort).join(' '); }
 

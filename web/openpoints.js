@@ -15,13 +15,13 @@ import { fmtNumber, t } from './i18n.js';
 function hasKey(key) { return t(key) !== key; }
 
 /** The question for a parameter, in words: the page's own where it has one, else the service's
- * ("whether twos are wild", from the variant's detail), else the parameter's description. */
+ * ("whether twos are wild", from a variant's detail, kept on the phone for offline use). */
 function question(name) {
   if (hasKey(`q.${name}`)) return t(`q.${name}`);
   const words = paramWords(name);
   if (words && words.question) return t('q.generic', { what: words.question });
-  const info = paramInfo(name);
-  return t('q.generic', { what: info ? info.description.replace(/\.$/, '') : t('q.unknown') });
+  // Never the matrix's description (an internal sentence, in English): a point left open, in the reader's words.
+  return t('q.generic', { what: t('q.unknown') });
 }
 
 const isBands = (v) => Array.isArray(v) && v.length > 0 && v.every((b) => b && typeof b === 'object' && 'min' in b);
@@ -170,6 +170,9 @@ function presetField(name, variant, players, current, set) {
   const picked = current === undefined ? '' : JSON.stringify(current);
   if (picked && !options.some(([v]) => v === picked)) options.push([picked, valueLabel(name, current, players)]);
   if (p.number) options.push(['#', t('q.number')]);
+  // A list whose answers are longer than a phone's width ("0: 50 · 1,500: 90 · 3,000: 120") would show
+  // them cut off: those are asked as a column of choices that wrap instead.
+  if (options.some(([, label]) => label.length > LIST_FITS)) return presetChoices(name, id, options, picked, p, variant, players, set);
   const select = h('select', { id, class: 'house-select', dataset: { parameter: name } },
     options.map(([v, label]) => h('option', { value: v, selected: v === picked }, label)));
   let typed = '';
@@ -186,6 +189,33 @@ function presetField(name, variant, players, current, set) {
     set(name, select.value === '' ? undefined : JSON.parse(select.value));
   });
   return h('div', { class: 'field house-preset' }, h('label', { for: id }, question(name)), select, field);
+}
+
+const LIST_FITS = 34; // characters of an answer a closed list shows whole at 390 px
+
+/** A house rule chosen before play, as radio choices that wrap (for answers too long for a list). */
+function presetChoices(name, id, options, picked, p, variant, players, set) {
+  const numberId = `${id}-n`;
+  let typed = '';
+  const field = p.number ? numberField(t('q.number'), () => typed, (v) => {
+    typed = v;
+    const n = parseWhole(v, null);
+    if (n !== null && !Number.isNaN(n)) set(name, valueFor(name, n, variant, players));
+  }, { negative: true, id: numberId }) : null;
+  if (field) field.hidden = true;
+  const fs = h('fieldset', { class: 'field house-preset house-choices', id, dataset: { parameter: name } }, h('legend', null, question(name)));
+  options.forEach(([v, label], i) => {
+    const inputId = `${id}-${i}`;
+    const input = h('input', { type: 'radio', name: id, id: inputId, value: v, checked: v === picked, on: { change: () => {
+      if (!input.checked) return;
+      if (field) field.hidden = v !== '#';
+      if (v === '#') { byId(numberId).focus(); return; }
+      set(name, v === '' ? undefined : JSON.parse(v));
+    } } });
+    fs.appendChild(h('label', { class: 'choice house-choice', for: inputId }, input, h('span', { class: 'choice-title' }, label)));
+  });
+  if (field) fs.appendChild(field);
+  return fs;
 }
 
 export const openPoints = { pointsOf, pointsFromNames, openPointsBox, houseRulesBox, presetField, question, valueLabel, valueFor };

@@ -101,7 +101,7 @@ function renderMatrix() {
   let first = true;
   groups.forEach((list, title) => {
     const d = h('details', { class: 'rule-section', open: first || filtered },
-      h('summary', null, h('span', null, title), h('span', { class: 'count' }, `${list.length}`)));
+      h('summary', null, h('span', null, title), h('span', { class: 'section-count' }, t('rules.sectionCount', { n: list.length }))));
     list.forEach((row) => d.appendChild(paramCard(row, matrix)));
     out.appendChild(d);
     first = false;

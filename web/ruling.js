@@ -78,7 +78,7 @@ async function ask(variant, body, labels, ctx) {
   const done = busy(byId('rule-button'));
   try {
     if (variant === 'all') {
-      const result = await api('POST', '/v1/compare', { situation: body.situation, action: body.action });
+      const result = await api('POST', '/v1/compare', compareBody(body));
       clear(out).appendChild(renderCompare(result, labels, ctx));
     } else {
       const ruling = await api('POST', '/v1/adjudicate', Object.assign({ variant }, body));
@@ -139,10 +139,10 @@ function renderRuling(ruling, labels, ctx) {
   if (!deciding.length && forPlayers(ruling, ruling.summary)) why.appendChild(h('p', { class: 'why-text', dataset: server }, ruling.summary));
   wrap.appendChild(why);
 
-  if (ruling.missing && ruling.missing.length) {
-    wrap.appendChild(h('div', { class: 'note-box' }, h('p', null, h('strong', null, t('ruling.needs'))),
-      h('ul', null, ruling.missing.map((p) => h('li', null, capitalise(humanPointer(p, labels))))),
-      h('p', { class: 'muted' }, t('ruling.fillIn'))));
+  if (ruling.verdict === 'undetermined' && ruling.missing && ruling.missing.length) {
+    wrap.appendChild(h('div', { class: 'note-box missing' }, h('p', null, h('strong', null, t('ruling.needs'))),
+      h('ul', null, ruling.missing.map((p) => missingItem(p, labels, ctx))),
+      h('p', { class: 'muted' }, t(ctx.kind === 'options' ? 'ruling.fillInOptions' : 'ruling.fillIn'))));
   }
   if (ruling.consequences && ruling.consequences.length) {
     wrap.appendChild(h('div', { class: 'next' }, h('h3', null, t('ruling.next')),
@@ -183,18 +183,56 @@ function renderRuling(ruling, labels, ctx) {
   return wrap;
 }
 
+/** Where on the page a missing fact is entered: the view's map of pointers to fields (its longest prefix). */
+function fieldFor(pointer, fields) {
+  let best = null;
+  Object.keys(fields || {}).forEach((key) => {
+    if ((pointer === key || pointer.startsWith(`${key}/`)) && (!best || key.length > best.length)) best = key;
+  });
+  return best ? fields[best] : null;
+}
+
+/** A fact the referee needs, with a button that takes the player to the field where it is entered. */
+function missingItem(pointer, labels, ctx) {
+  const id = fieldFor(pointer, ctx.fields);
+  const go = () => {
+    const el = byId(id);
+    if (!el) return;
+    el.scrollIntoView({ block: 'center', behavior: motion() });
+    const target = el.matches('input, button') ? el : el.querySelector('input, button');
+    if (target) target.focus({ preventScroll: true });
+  };
+  return h('li', { dataset: { pointer, field: id || '' } }, capitalise(humanPointer(pointer, labels)),
+    id ? [' ', h('button', { type: 'button', class: 'link fill-in', on: { click: go } }, t('ruling.fillThis'))] : null);
+}
+
 async function compareAll() {
   if (!last) return;
   const box = byId('compare');
   clear(box).appendChild(h('p', { class: 'busy' }, t('ruling.comparing')));
   try {
-    const result = await api('POST', '/v1/compare', { situation: last.body.situation, action: last.body.action });
-    clear(box).appendChild(renderCompare(result, last.labels, last.ctx));
+    const result = await api('POST', '/v1/compare', compareBody(last.body));
+    clear(box).appendChild(renderCompare(result, last.labels, Object.assign({}, last.ctx, { house: last.body.house_rules })));
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     clear(box).appendChild(e.offline ? offlineBox() : problemBox(e.problem, last.labels));
   }
   focusHead(box, '.compare-head, .problem');
+}
+
+/** The compare request: the same facts, and the house rules the table plays by (they apply to every text). */
+function compareBody(body) {
+  const out = { situation: body.situation, action: body.action };
+  if (body.house_rules && Object.keys(body.house_rules).length) out.house_rules = body.house_rules;
+  return out;
+}
+
+/** What Compare read: the texts as written, or with the table's house rules (named in words). */
+function houseLine(house) {
+  const names = Object.keys(house || {});
+  if (!names.length) return h('p', { class: 'muted compare-house' }, t('compare.asWritten'));
+  return h('p', { class: 'muted compare-house' }, t('compare.withHouse', {
+    what: names.map((n) => `${openPoints.question(n)} ${openPoints.valueLabel(n, house[n])}`).join(' \u00b7 ') }));
 }
 
 function renderCompare(result, labels, ctx) {
@@ -206,20 +244,18 @@ function renderCompare(result, labels, ctx) {
   else headline = t('compare.disagree');
   wrap.appendChild(h('h3', { class: 'compare-head' }, headline));
   if (result.onPhone) wrap.appendChild(onPhoneNote());
-  if (result.groups && result.groups.length > 1) {
-    wrap.appendChild(h('ul', { class: 'groups' }, result.groups.map((g) => h('li', null,
-      h('span', { class: `pill ${g.verdict}` }, t(`verdict.${g.verdict}`)), ' ',
-      h('span', { dataset: server }, g.variants.map(variantName).join(', '))))));
-  }
-  // When every variant gives the same reason, say it once above the cards.
+  wrap.appendChild(houseLine(ctx.house));
+  // One line per variant: its verdict and why, so the deciding difference is read first.
   const reasonOf = (entry) => {
     if (!entry.ruling) return null;
     const first = decidingReasons(entry.ruling, ctx.question)[0];
     return forPlayers(entry.ruling, first ? first.explanation : entry.ruling.summary) || t('check.openPoint');
   };
   const reasons = result.results.map(reasonOf);
-  const shared = reasons.length > 1 && reasons.every((r) => r !== null && r === reasons[0]) ? reasons[0] : null;
-  if (shared) wrap.appendChild(h('p', { class: 'why-text shared-why', dataset: server }, shared));
+  wrap.appendChild(h('ul', { class: 'compare-lines' }, result.results.map((entry, i) => h('li', { dataset: { variant: entry.variant } },
+    h('strong', { dataset: server }, variantName(entry.variant)), ' ',
+    h('span', { class: `pill ${entry.ruling ? entry.ruling.verdict : 'problem'}` }, entry.ruling ? verdictWord(entry.ruling) : t('compare.cannot')),
+    ' ', h('span', { class: 'compare-line-why', dataset: server }, reasons[i] !== null ? serverWords(reasons[i]) : '')))));
   const grid = h('div', { class: 'compare-grid' });
   result.results.forEach((entry) => {
     const card = h('article', { class: 'compare-card', dataset: { variant: entry.variant }, 'aria-label': t('compare.cardLabel', { name: variantName(entry.variant) }) });
@@ -229,7 +265,6 @@ function renderCompare(result, labels, ctx) {
       card.classList.add(r.verdict);
       card.appendChild(h('p', { class: 'compare-verdict' }, verdictWord(r)));
       const first = decidingReasons(r, ctx.question)[0];
-      if (!shared) card.appendChild(h('p', { class: 'compare-why', dataset: server }, forPlayers(r, first ? first.explanation : r.summary) || t('check.openPoint')));
       const cite = first && first.citations[0];
       if (cite) card.appendChild(citationBlock(cite));
     } else if (entry.problem) {
@@ -272,6 +307,7 @@ function renderCompare(result, labels, ctx) {
 /** "What may I do?": the service's groups of legal moves, each move a button that shows its ruling. */
 async function options(body, labels, ctx) {
   last = { variant: body.variant, body, labels, ctx: Object.assign({ kind: 'options' }, ctx) };
+  ctx = last.ctx;
   const out = byId('ruling');
   out.classList.remove('stale');
   clear(out).appendChild(h('p', { class: 'busy' }, t('options.asking')));
@@ -288,6 +324,34 @@ async function options(body, labels, ctx) {
   focusHead(out, '.compare-head, .problem');
 }
 
+// What most players ask first: may I take the pile, may I go out; then the rest of the turn.
+const GROUP_ORDER = ['take_pile', 'go_out', 'draw', 'meld', 'discard'];
+const FIRST_FEW = 3;
+
+/** A move's family: moves that lay the same kinds of card the same way fold under the first of them
+ *  (the service lists its best proposals first). Taking the pile: the cards shown with the top card. */
+function familyOf(o) {
+  const kinds = (cards) => (cards || []).map((c) => (c === 'JK' || /^2/.test(c) ? 'W' : c.slice(0, -1))).sort().join(',');
+  const a = o.action || {};
+  if (o.kind === 'take_pile') return `take:${kinds(a.with)}`;
+  if (a.type === 'meld' || a.type === 'go_out') {
+    const ranks = (a.melds || []).map((mm) => kinds(mm).split(',').filter((k) => k !== 'W')[0] || 'W').sort();
+    const adds = (a.add || []).map((x) => `+${x.to}`).sort();
+    return `${a.type}:${ranks.concat(adds).join(',')}`;
+  }
+  return o.key;
+}
+
+function fold(options) {
+  const families = new Map();
+  options.forEach((o) => {
+    const k = familyOf(o);
+    if (!families.has(k)) families.set(k, []);
+    families.get(k).push(o);
+  });
+  return [...families.values()];
+}
+
 function renderOptions(result, labels, ctx) {
   const wrap = h('div', { class: 'compare-body options-body' });
   wrap.appendChild(h('h3', { class: 'compare-head' }, t('options.title', { name: variantName(result.variant) })));
@@ -295,10 +359,32 @@ function renderOptions(result, labels, ctx) {
   if (result.opening_requirement && result.opening_requirement.text) {
     wrap.appendChild(h('p', { class: 'opening', dataset: server }, result.opening_requirement.text));
   }
-  result.groups.forEach((g) => {
+  const rank = (g) => { const i = GROUP_ORDER.indexOf(g.kind); return i < 0 ? GROUP_ORDER.length : i; };
+  result.groups.slice().sort((a, b) => rank(a) - rank(b)).forEach((g) => {
     const section = h('section', { class: 'options-group', dataset: { kind: g.kind } }, h('h3', { dataset: server }, g.heading));
     if (g.options.length) {
-      section.appendChild(h('ul', { class: 'options-list' }, g.options.map((o) => h('li', null, optionButton(o, labels, ctx)))));
+      const families = fold(g.options);
+      const list = h('ul', { class: 'options-list' });
+      const hidden = [];
+      families.forEach((family, i) => {
+        const li = h('li', { class: 'option-family' }, optionButton(family[0], labels, ctx));
+        if (family.length > 1) {
+          moreButton(t('options.more', { n: family.length - 1 }),
+            h('ul', { class: 'fold-list' }, family.slice(1).map((o) => h('li', null, optionButton(o, labels, ctx))))).forEach((x) => li.appendChild(x));
+        }
+        if (i >= FIRST_FEW) { li.hidden = true; hidden.push(li); }
+        list.appendChild(li);
+      });
+      section.appendChild(list);
+      if (hidden.length) {
+        const more = h('button', { type: 'button', class: 'link options-more', on: { click: () => {
+          hidden.forEach((li) => { li.hidden = false; });
+          more.remove();
+          const first = hidden[0].querySelector('button');
+          if (first) first.focus();
+        } } }, t('options.groupMore', { n: hidden.length }));
+        section.appendChild(more);
+      }
     } else {
       const why = g.blocked ? g.blocked.summary : t('options.none');
       section.appendChild(h('p', { class: 'options-none', dataset: g.blocked ? server : {} }, why));
@@ -308,14 +394,25 @@ function renderOptions(result, labels, ctx) {
   return wrap;
 }
 
+/** "n more like this": a button that shows (and hides) the folded moves under the first. */
+function moreButton(label, list) {
+  list.hidden = true;
+  const button = h('button', { type: 'button', class: 'link options-more', 'aria-expanded': 'false', on: { click: () => {
+    const open = button.getAttribute('aria-expanded') !== 'true';
+    button.setAttribute('aria-expanded', String(open));
+    list.hidden = !open;
+  } } }, label);
+  return [button, list];
+}
+
 function optionButton(o, labels, ctx) {
   const panel = h('div', { class: 'option-why', hidden: true });
   const button = h('button', { type: 'button', class: 'option-button', 'aria-expanded': 'false', dataset: { key: o.key } },
-    h('span', { dataset: server }, o.description), h('span', { class: `pill ${o.verdict}` }, t(`verdict.${o.verdict}`)));
+    h('span', { dataset: server }, serverWords(o.description)), h('span', { class: `pill ${o.verdict}` }, t(`verdict.${o.verdict}`)));
   button.addEventListener('click', () => {
     const open = button.getAttribute('aria-expanded') !== 'true';
     button.setAttribute('aria-expanded', String(open));
-    if (open && !panel.firstChild) panel.appendChild(renderRuling(o.ruling, labels, Object.assign({}, ctx, { answer: null })));
+    if (open && !panel.firstChild) panel.appendChild(renderRuling(o.ruling, labels, Object.assign({}, ctx, { answer: null, kind: 'options' })));
     panel.hidden = !open;
   });
   return h('div', null, button, panel);

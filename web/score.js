@@ -255,12 +255,15 @@ function bandFor(total) {
   return band.canasta_required ? t('opening.canasta') : t('opening.points', { n: fmtNumber(band.points) });
 }
 
+/** "Us won!" is no sentence: the default name of the first team (we, the phone's owners) says "We won!". */
+function winsWords(name) { return name === t('team.default.0') ? t('end.weWon') : t('end.wins', { name }); }
+
 function endBanner(over) {
   const game = S.game;
   if (over.winner) {
     const i = over.teams.findIndex((x) => x.name === over.winner);
     return h('div', { class: 'winner', role: 'status', id: 'winner' },
-      h('p', { class: 'winner-word' }, t('end.wins', { name: i >= 0 ? S.teamName(i) : over.winner })),
+      h('p', { class: 'winner-word' }, winsWords(i >= 0 ? S.teamName(i) : over.winner)),
       h('p', null, t('end.after', { n: game.checked, total: fmtNumber(over.teams[Math.max(i, 0)].total), target: fmtNumber(S.target()) })));
   }
   // No winner named: the text is silent on this finish (a tie at the top, or several over the target).
@@ -405,7 +408,7 @@ function summaryText() {
   const totals = S.totals();
   lines.push(`${t('table.total')}: ${game.teams.map((_, i) => `${S.teamName(i)} ${fmtNumber(totals[i])}`).join(' \u00b7 ')}`);
   const over = S.over();
-  if (over && over.winner) lines.push(t('end.wins', { name: S.teamName(over.teams.findIndex((x) => x.name === over.winner)) }));
+  if (over && over.winner) lines.push(winsWords(S.teamName(over.teams.findIndex((x) => x.name === over.winner))));
   return lines.join('\n');
 }
 

@@ -1,12 +1,13 @@
 /* Settle a dispute: the facts a question needs, built into a request for POST /v1/adjudicate.
  *
  * The facts are kept as they are typed (localStorage), per question, so a follow-up question
- * changes only what differs and a reload loses nothing. The page fills in what a player
- * would not enter (the pile under its top card, canastas given as a count) with free copies
- * of the deck, and labels every pointer of the request in words (see words.js).
+ * changes only what differs and a reload loses nothing. The request says only what the family
+ * entered: a card is sent only if it was picked; what is known without naming cards (the team has
+ * opened, its canastas, a wild card lies in the pile) goes as those facts, and the referee says
+ * where a card nobody named would matter. Every pointer of the request is labelled in words (words.js).
  */
 import { cache, languageName, limitsFor, variantsForReader } from './api.js';
-import { JOKER, cardShort, cardsText, countCards, freeCards, kindOf, kindUsed, kindWords, rankOf } from './cards.js';
+import { JOKER, cardShort, cardsText, kindWords, rankOf } from './cards.js';
 import { checkbox, fieldError, numberField, parseWhole, segmented, stepper } from './controls.js';
 import { byId, clear, h, recall, showError, store } from './dom.js';
 import { t } from './i18n.js';
@@ -17,7 +18,15 @@ import { score } from './score-model.js';
 import { SETTLE_KEY, blankFacts, emit, on, settleFacts } from './store.js';
 
 
-const QUESTIONS = ['take_pile', 'meld', 'open', 'go_out', 'discard'];
+const QUESTIONS = ['take_pile', 'meld', 'open', 'go_out', 'discard', 'options'];
+// Where on the page each fact of a request is entered: a "fill in" the ruling shows leads there (ruling.js).
+const FIELDS = {
+  '/situation/team/score': 'team-score', '/situation/first_round': 'first-round', '/situation/players': 'players-choice',
+  '/situation/stock_count': 'stock-count', '/situation/player/hand': 'field-hand', '/situation/discard_pile': 'field-options-top',
+  '/situation/team/melds': 'table-meld-0', '/situation/turn/drew': 'turn-choice',
+  '/situation/pile_unnamed/wild': 'pile-wild', '/situation/pile_unnamed/black_three': 'pile-black3',
+  '/situation/pile_unnamed/red_three_first': 'pile-red3',
+};
 // The facts, per question (web/store.js): kept while the player switches questions and across reloads.
 const m = settleFacts;
 let form = null;
@@ -75,9 +84,23 @@ function renderQuestionChoices() {
   QUESTIONS.forEach((q) => {
     const inputId = `question-${q}`;
     const input = h('input', { type: 'radio', name: 'question', id: inputId, value: q, checked: m.question === q,
-      on: { change: () => { if (input.checked) { m.question = q; save(); renderFacts(); } } } });
+      on: { change: () => { if (input.checked) setQuestion(q); } } });
     box.appendChild(h('label', { class: 'choice', for: inputId }, input, h('span', { class: 'choice-title' }, t(`q.${q}`))));
   });
+}
+
+function setQuestion(q) {
+  m.question = q;
+  save();
+  renderFacts();
+}
+
+/** "What may I do?" has its own form; "Rule on it" belongs to the questions. */
+function renderActions() {
+  const own = m.question === 'options';
+  byId('rule-button').hidden = own;
+  byId('options-button').className = own ? 'primary big' : 'secondary big';
+  byId('options-button').closest('.actionbar').classList.toggle('two', !own);
 }
 
 /** The game on the Score tab under the chosen variant, if any: its house rules are the table's. */
@@ -121,7 +144,8 @@ function renderFacts() {
   const root = clear(byId('facts'));
   form = new CardForm(save);
   form.limits = limitsFor(m.variant);
-  const builders = { take_pile: factsTake, meld: factsMeld, open: factsOpen, go_out: factsOut, discard: factsDiscard };
+  const builders = { take_pile: factsTake, meld: factsMeld, open: factsOpen, go_out: factsOut, discard: factsDiscard, options: factsOptions };
+  renderActions();
   root.appendChild(builders[m.question]());
   const common = h('fieldset', { class: 'block' }, h('legend', null, t('table.legend')));
   if (m.question !== 'discard') {
@@ -131,7 +155,7 @@ function renderFacts() {
   const players = playersSupported();
   if (players.length > 1) {
     common.appendChild(segmented(t('table.players'), players.map((p) => [p, String(p)]), () => m.players,
-      (v) => { m.players = v; save(); }, { name: 'players' }));
+      (v) => { m.players = v; save(); }, { name: 'players', id: 'players-choice' }));
   }
   if (common.childNodes.length > 1) root.appendChild(common);
   root.appendChild(h('div', { class: 'row facts-foot' },
@@ -202,7 +226,7 @@ function teamBlock(tm, opts) {
     fs.appendChild(stepper(t('facts.mixedCanastas'), () => tm.mixed, (v) => { tm.mixed = v; save(); }, { max: 10, id: 'mixed' }));
     if (o.table) {
       fs.appendChild(meldList(() => tm.table, (v) => { tm.table = v; }, t('facts.tableMeld'), {
-        hint: t('facts.tableMeldHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld') }));
+        hint: t('facts.tableMeldHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'table-meld' }));
     }
   }
   fs.appendChild(scoreField(o.scoreHint, !opened));
@@ -235,10 +259,10 @@ function factsTake() {
   // The top card decides the "Yes, with nines" choice: draw the form again, then keep picking where it left off.
   pile.appendChild(cardsField(() => tk.top, (v) => { tk.top = v; save(); queueMicrotask(() => { renderFacts(); focusPicker(); }); }, { label: t('take.top'), max: 1,
     id: 'field-top', addLabel: t('take.chooseTop') }));
-  pile.appendChild(checkbox(t('take.wild'), () => tk.wild, (v) => { tk.wild = v; save(); form.render(); },
+  pile.appendChild(checkbox(t('take.wild'), () => tk.wild, (v) => { tk.wild = v; save(); },
     { hint: t('take.wildHint'), id: 'pile-wild' }));
-  pile.appendChild(checkbox(t('take.red3'), () => tk.red3, (v) => { tk.red3 = v; save(); form.render(); }, { id: 'pile-red3' }));
-  pile.appendChild(checkbox(t('take.black3'), () => tk.black3, (v) => { tk.black3 = v; save(); form.render(); }, { id: 'pile-black3' }));
+  pile.appendChild(checkbox(t('take.red3'), () => tk.red3, (v) => { tk.red3 = v; save(); }, { id: 'pile-red3' }));
+  pile.appendChild(checkbox(t('take.black3'), () => tk.black3, (v) => { tk.black3 = v; save(); }, { id: 'pile-black3' }));
   frag.appendChild(pile);
 
   const hand = h('fieldset', { class: 'block' }, h('legend', null, t('take.hand')));
@@ -251,17 +275,17 @@ function factsTake() {
   frag.appendChild(hand);
 
   const team = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
-  const top = tk.top[0];
-  const topRank = top && top !== JOKER && !['2', '3'].includes(rankOf(top)) ? rankOf(top) : null;
-  const opts = [['no', t('facts.notYet')], ['yes', t('yes')]];
-  if (topRank) opts.push(['rank', t('take.withRank', { kinds: kindWords(topRank, 2) })]);
-  if (tk.opened === 'rank' && !topRank) tk.opened = 'yes';
-  team.appendChild(segmented(t('facts.opened'), opts, () => tk.opened,
-    (v) => { tk.opened = v; save(); renderFacts(); }, { class: opts.length > 2 ? 'three' : '', name: 'opened' }));
+  if (tk.opened === 'rank') tk.opened = 'yes'; // kept by an older page: its meld of the top's rank was made up
+  team.appendChild(segmented(t('facts.opened'), [['no', t('facts.notYet')], ['yes', t('yes')]], () => tk.opened,
+    (v) => { tk.opened = v; save(); renderFacts(); }, { name: 'opened' }));
+  if (tk.opened === 'yes') {
+    team.appendChild(meldList(() => tk.table, (v) => { tk.table = v; }, t('facts.tableMeld'), {
+      hint: t('options.tableHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'table-meld' }));
+  }
   team.appendChild(scoreField(null, tk.opened === 'no'));
   team.appendChild(checkbox(t('take.drew'), () => tk.drew, (v) => { tk.drew = v; save(); }, { id: 'drew' }));
   frag.appendChild(team);
-  form.extraCards = () => pileExtras(tk, userCardsTake(tk)).cards;
+  form.extraCards = () => [];
   return frag;
 }
 
@@ -328,6 +352,40 @@ function factsDiscard() {
   return frag;
 }
 
+/** "What may I do?": my hand, what the table shows, where I am in the turn -- nothing borrowed from a question. */
+function factsOptions() {
+  const tm = m.options;
+  const frag = document.createDocumentFragment();
+  const mine = h('fieldset', { class: 'block' }, h('legend', null, t('options.mine')));
+  mine.appendChild(cardsField(() => tm.hand, (v) => { tm.hand = v; }, { label: t('options.hand'), id: 'field-hand',
+    addLabel: t('options.addHand') }));
+  mine.appendChild(segmented(t('options.turn'), [['before', t('options.before')], ['after', t('options.after')], ['unsure', t('options.unsure')]],
+    () => tm.turn, (v) => { tm.turn = v; save(); }, { name: 'turn', id: 'turn-choice', class: 'three' }));
+  frag.appendChild(mine);
+
+  const table = h('fieldset', { class: 'block' }, h('legend', null, t('options.table')));
+  table.appendChild(cardsField(() => tm.top, (v) => { tm.top = v; save(); queueMicrotask(() => { renderFacts(); focusPicker(); }); },
+    { label: t('take.top'), max: 1, id: 'field-options-top', addLabel: t('take.chooseTop'), hint: t('options.topHint') }));
+  if (tm.top.length) {
+    table.appendChild(checkbox(t('take.wild'), () => tm.wild, (v) => { tm.wild = v; save(); }, { hint: t('take.wildHint'), id: 'pile-wild' }));
+    table.appendChild(checkbox(t('take.red3'), () => tm.red3, (v) => { tm.red3 = v; save(); }, { id: 'pile-red3' }));
+    table.appendChild(checkbox(t('take.black3'), () => tm.black3, (v) => { tm.black3 = v; save(); }, { id: 'pile-black3' }));
+  }
+  table.appendChild(segmented(t('facts.opened'), [['no', t('facts.notYet')], ['yes', t('yes')]], () => tm.opened,
+    (v) => { tm.opened = v; save(); renderFacts(); }, { name: 'opened', id: 'options-opened' }));
+  if (tm.opened === 'yes') {
+    table.appendChild(meldList(() => tm.table, (v) => { tm.table = v; }, t('facts.tableMeld'), {
+      hint: t('options.tableHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'table-meld' }));
+  }
+  table.appendChild(scoreField(null, tm.opened === 'no'));
+  table.appendChild(numberField(t('options.stock'), () => tm.stock, (v) => { tm.stock = v; save(); },
+    { hint: t('options.stockHint'), id: 'stock-count' }));
+  frag.appendChild(table);
+  form.extraCards = () => [];
+  return frag;
+}
+
+
 function leftSelect(tm) {
   return segmented(t('facts.left'), [[2, t('facts.left2')], [1, '1'], [0, t('facts.left0')]], () => tm.left,
     (v) => { tm.left = v; save(); }, { name: 'left' });
@@ -346,71 +404,33 @@ function teamScore() {
   return score;
 }
 
-function userCardsTake(tk) { return [...tk.top, ...tk.with, ...flat(tk.melds)]; }
 
-/** The pile under the top card: the wild card, red and black threes the player ticked, and one plain card. */
-function pileExtras(tk, userCards) {
-  const lim = limitsFor(m.variant);
-  const counts = countCards(userCards);
-  const below = [];
-  const labels = [];
-  const top = tk.top[0];
-  const one = (kind, words) => { const c = freeCards(kind, 1, counts, lim); if (c) { below.push(c[0]); labels.push(words); } return c; };
-  if (tk.red3) one('R3', t('label.pileRed3'));
-  const avoid = new Set(userCards.map(rankOf));
-  const filler = ['6', '7', '8', '5', '4', 'Q'].find((r) => !avoid.has(r) && r !== (top && rankOf(top)));
-  if (filler) one(filler, t('label.pileLower'));
-  if (tk.black3) one('B3', t('label.pileBlack3'));
-  if (tk.wild && !one(JOKER, t('label.pileWild'))) one('2', t('label.pileWild'));
-  return { cards: below, labels };
+/** The pile as the family knows it: the top card named, and what lies under it in words (a wild card, a black
+ *  three, a red three first: the ticks). The cards under it are never named for the player (#34). */
+function pileFacts(tk, labels) {
+  labels['/situation/discard_pile'] = t('take.pile');
+  labels['/situation/discard_pile/0'] = t('label.pileTop', { card: cardShort(tk.top[0]) });
+  labels['/situation/pile_unnamed/wild'] = t('take.wild');
+  labels['/situation/pile_unnamed/black_three'] = t('take.black3');
+  labels['/situation/pile_unnamed/red_three_first'] = t('take.red3');
+  return { discard_pile: tk.top.slice(), pile_unnamed: { wild: Boolean(tk.wild), black_three: Boolean(tk.black3), red_three_first: Boolean(tk.red3) } };
 }
 
-/** Cards the page adds for facts given as words: a meld, canastas. Never reuses a copy in play. */
-function synthesiser(userCards, reserved) {
-  const lim = limitsFor(m.variant);
-  const counts = countCards(userCards.concat(reserved || []));
-  const usedRanks = new Set(userCards.map(rankOf));
-  const pick = () => {
-    const r = ['K', 'Q', 'J', '10', '8', '7', '6', '5', '4', 'A', '9'].find((x) => !usedRanks.has(x) && kindUsed(x, counts) === 0);
-    if (r) usedRanks.add(r);
-    return r;
-  };
-  return {
-    meldOf(rank, n) { return freeCards(rank, n, counts, lim); },
-    plainMeld() { const r = pick(); return r ? freeCards(r, 3, counts, lim) : null; },
-    canasta(natural) {
-      const r = pick();
-      if (!r) return null;
-      if (natural) return freeCards(r, 7, counts, lim);
-      const cards = freeCards(r, 6, counts, lim);
-      const wild = freeCards(JOKER, 1, counts, lim) || freeCards('2', 1, counts, lim);
-      return cards && wild ? cards.concat(wild) : null;
-    },
-  };
-}
-
-function tableMelds(tm, userCards, labels, base) {
-  const syn = synthesiser(userCards);
-  const melds = [];
-  nonEmpty(tm.table || []).forEach((meld) => {
-    labels[`${base}/${melds.length}`] = t('label.teamMeldOf', { cards: cardsText(meld) });
-    melds.push(meld);
-  });
-  const add = (natural, count) => {
-    for (let i = 0; i < count; i++) {
-      const c = syn.canasta(natural);
-      if (!c) throw new Problem(t('facts.tooManyCanastas'), natural ? 'natural' : 'mixed');
-      labels[`${base}/${melds.length}`] = t(natural ? 'label.naturalCanasta' : 'label.mixedCanasta', { n: i + 1 });
-      melds.push(c);
-    }
-  };
-  add(true, tm.natural || 0);
-  add(false, tm.mixed || 0);
-  if (!melds.length) {
-    const plain = syn.plainMeld();
-    if (plain) { labels[`${base}/0`] = t('label.teamMeld'); melds.push(plain); }
+/** The team as the family gave it: not opened; opened with its melds listed; or opened, its melds not listed,
+ *  with the canastas the steppers say (`counted`: the form has them). Nothing is made up. */
+function teamFacts(tm, labels, counted) {
+  const team = { score: teamScore() };
+  if ((tm.opened || 'yes') === 'no') { team.melds = []; return team; }
+  const listed = nonEmpty(tm.table || []);
+  if (listed.length) {
+    team.melds = listed;
+    listed.forEach((meld, i) => { labels[`/situation/team/melds/${i}`] = t('label.teamMeldOf', { cards: cardsText(meld) }); });
+    return team;
   }
-  return melds;
+  team.opened = true;
+  labels['/situation/team/melds'] = t('facts.tableMeld');
+  if (counted) team.canastas = (tm.natural || 0) + (tm.mixed || 0);
+  return team;
 }
 
 function labelCards(labels, base, cards, what) {
@@ -436,26 +456,13 @@ function buildRequest() {
   if (q === 'take_pile') {
     const tk = m.take;
     if (!tk.top.length) throw new Problem(t('take.topFirst'), 'field-top');
-    const extras = pileExtras(tk, userCardsTake(tk));
-    const pile = extras.cards.concat(tk.top);
-    extras.labels.forEach((l, i) => { labels[`/situation/discard_pile/${i}`] = l; });
-    labels[`/situation/discard_pile/${pile.length - 1}`] = t('label.pileTop', { card: cardShort(tk.top[0]) });
-    labels['/situation/discard_pile'] = t('take.pile');
+    Object.assign(situation, pileFacts(tk, labels));
     const melds = nonEmpty(tk.melds);
     const hand = tk.with.concat(flat(melds));
-    let team = [];
-    if (tk.opened === 'yes') {
-      team = tableMelds({}, userCardsTake(tk).concat(extras.cards), labels, '/situation/team/melds');
-    } else if (tk.opened === 'rank') {
-      const kind = kindOf(tk.top[0]);
-      const meld = synthesiser(userCardsTake(tk), extras.cards).meldOf(kind, 3);
-      if (!meld) throw new Problem(t('take.notEnough', { kinds: kindWords(kind, 2) }), 'field-with');
-      team = [meld];
-      labels['/situation/team/melds/0'] = t('label.teamMeldOf', { cards: kindWords(kind, 3) });
-    }
-    situation.discard_pile = pile;
-    situation.team = { score: teamScore(), melds: team };
-    situation.player = { hand };
+    situation.team = teamFacts(tk, labels, false);
+    // The take form asks for the cards shown, not the whole hand: the hand is given only with the melds laid in
+    // the same take (the pile's cards in them are told apart from the hand's), never made complete otherwise.
+    if (melds.length) situation.player = { hand };
     situation.turn = { drew: tk.drew ? 'stock' : null, cards_from_pile: [] };
     labelCards(labels, '/action/with', tk.with, t('take.with'));
     labelCards(labels, '/situation/player/hand', hand, t('seg.hand'));
@@ -467,9 +474,7 @@ function buildRequest() {
     const adds = q === 'meld' && tm.add.length ? [{ to: tm.addTo, cards: tm.add }] : [];
     if (!melds.length && !adds.length) throw new Problem(t('meld.first'), q === 'meld' ? 'new-meld-0' : 'open-meld-0');
     const laid = flat(melds).concat(flat(adds.map((a) => a.cards)));
-    const opened = q === 'meld' && (tm.opened || 'yes') === 'yes';
-    const team = opened ? tableMelds(tm, laid, labels, '/situation/team/melds') : [];
-    situation.team = { score: teamScore(), melds: team };
+    situation.team = q === 'meld' ? teamFacts(tm, labels, true) : { score: teamScore(), melds: [] };
     situation.player = { hand_count: laid.length + Number(tm.left) };
     situation.turn = { drew: 'stock', cards_from_pile: [] };
     action = { type: 'meld', melds };
@@ -482,8 +487,7 @@ function buildRequest() {
     if (!melds.length && !adds.length && !tm.discard.length) throw new Problem(t('out.first'), 'out-meld-0');
     const hand = flat(melds).concat(flat(adds.map((a) => a.cards)), tm.discard);
     const opened = !tm.concealed && (tm.opened || 'yes') === 'yes';
-    const team = opened ? tableMelds(tm, hand, labels, '/situation/team/melds') : [];
-    situation.team = { score: teamScore(), melds: team };
+    situation.team = opened ? teamFacts(tm, labels, true) : { score: teamScore(), melds: [] };
     situation.player = { hand, has_melded: opened };
     situation.turn = { drew: 'stock', cards_from_pile: [] };
     action = { type: 'go_out', melds };
@@ -494,8 +498,8 @@ function buildRequest() {
   } else {
     const tm = m.discard;
     if (!tm.card.length) throw new Problem(t('discard.first'), 'field-card');
-    const team = tableMelds(tm, tm.card, labels, '/situation/team/melds');
-    situation.team = { score: teamScore(), melds: team };
+    // Only the canastas matter to the last card: the steppers give them (the team's melds are not asked).
+    situation.team = { score: teamScore(), canastas: (tm.natural || 0) + (tm.mixed || 0) };
     situation.player = { hand_count: Number(tm.left) + 1 };
     situation.turn = { drew: 'stock', cards_from_pile: [] };
     action = { type: 'discard', card: tm.card[0] };
@@ -523,6 +527,7 @@ function showProblem(e) {
 
 async function submit(ev) {
   if (ev) ev.preventDefault();
+  if (m.question === 'options') { askOptions(); return; }
   byId('facts-error').hidden = true;
   document.querySelectorAll('#facts .field-error').forEach((x) => { x.hidden = true; });
   let built;
@@ -537,34 +542,65 @@ async function submit(ev) {
   const house = houseRules();
   if (Object.keys(house).length) body.house_rules = house;
   ruling.ask(m.variant, body, built.labels, {
-    question: m.question,
+    question: m.question, fields: FIELDS,
     facts: JSON.stringify(m),
     answer: (name, value) => { setHouseRule(name, value); submit(); },
   });
 }
 
+/** The situation of "What may I do?" from its own form: only what the player entered. */
+function buildOptionsRequest() {
+  const tm = m.options;
+  const labels = {
+    '/situation/team/score': t('facts.score'), '/situation/players': t('table.players'),
+    '/situation/first_round': t('table.firstRound'), '/variant': t('settle.which'),
+    '/situation/stock_count': t('options.stock'), '/situation/team/melds': t('facts.opened'),
+    '/situation/turn/drew': t('options.turn'),
+  };
+  if (!m.variant) throw new Problem(t('settle.chooseRules'), 'variant');
+  if (m.variant === 'all') throw new Problem(t('options.oneVariant'), 'variant');
+  if (!tm.hand.length) throw new Problem(t('options.handFirst'), 'field-hand');
+  const situation = { first_round: m.firstRound };
+  if (playersSupported().length > 1) situation.players = m.players;
+  if (tm.top.length) Object.assign(situation, pileFacts(tm, labels));
+  // Opened with no meld listed: the referee is told so, and says where the melds would matter.
+  situation.team = teamFacts(tm, labels, false);
+  situation.player = { hand: tm.hand.slice() };
+  labelCards(labels, '/situation/player/hand', tm.hand, t('options.hand'));
+  const stock = parseWhole(tm.stock, null);
+  if (Number.isNaN(stock) || (stock !== null && stock < 0)) throw new Problem(t('options.stockError'), 'stock-count');
+  if (stock !== null) situation.stock_count = stock;
+  if (tm.turn !== 'unsure') situation.turn = { drew: tm.turn === 'after' ? 'stock' : null };
+  return { situation, labels };
+}
+
 /**
- * "What may I do?": every legal move in the situation entered so far (POST /v1/options), whatever
- * the question: the hand and the table as the form has them, the turn left to the service (it lists
- * the moves before and after the draw).
+ * "What may I do?": every legal move (POST /v1/options) in the situation its own form gives. From
+ * another question the button opens that form (the hand is entered once, there); from it, it asks.
  */
 function askOptions() {
+  if (m.question !== 'options') {
+    setQuestion('options');
+    renderQuestionChoices();
+    const target = m.options.hand.length ? byId('options-button') : byId('field-hand');
+    if (target) target.scrollIntoView({ block: 'nearest', behavior: 'auto' });
+    if (m.options.hand.length) { askOptions(); return; }
+    focusPicker();
+    return;
+  }
   byId('facts-error').hidden = true;
   let built;
   try {
-    if (m.variant === 'all') throw new Problem(t('options.oneVariant'), 'variant');
-    built = buildRequest();
+    built = buildOptionsRequest();
   } catch (e) {
     if (!(e instanceof Problem)) throw e;
     showProblem(e);
     return;
   }
-  const situation = Object.assign({}, built.situation);
-  delete situation.turn;
-  const body = { variant: m.variant, situation };
+  const body = { variant: m.variant, situation: built.situation };
   const house = houseRules();
   if (Object.keys(house).length) body.house_rules = house;
-  ruling.options(body, built.labels, { question: m.question, facts: JSON.stringify(m) });
+  ruling.options(body, built.labels, { question: m.question, facts: JSON.stringify(m), fields: FIELDS });
 }
 
 // ==========================================================================================

@@ -30,15 +30,22 @@ export const SETTLE_KEY = 'cr.settle';
 export function blankFacts() {
   return {
     question: 'take_pile', players: 4, score: '', firstRound: false, house: {},
-    take: { top: [], wild: false, red3: false, black3: false, with: [], opened: 'yes', drew: false, melds: [[]] },
+    take: { top: [], wild: false, red3: false, black3: false, with: [], opened: 'yes', drew: false, melds: [[]], table: [[]] },
     meld: { melds: [[]], add: [], addTo: '', opened: 'yes', natural: 0, mixed: 0, table: [[]], left: 2 },
     open: { melds: [[]], left: 2 },
     out: { melds: [[]], add: [], addTo: '', discard: [], opened: 'yes', natural: 0, mixed: 0, table: [[]], concealed: false },
     discard: { card: [], left: 2, natural: 0, mixed: 0 },
+    // "What may I do?": its own short form -- my hand, what the table shows, where I am in the turn.
+    options: { hand: [], top: [], wild: false, red3: false, black3: false, opened: 'yes', table: [[]], stock: '', turn: 'before' },
   };
 }
 
-export const settleFacts = Object.assign(blankFacts(), recall(SETTLE_KEY, {}), { variant: null });
+const kept = recall(SETTLE_KEY, {});
+// Facts kept by an older page may lack a newer form's part: each part starts blank and takes what was kept.
+export const settleFacts = Object.assign(blankFacts(), kept, { variant: null });
+Object.entries(blankFacts()).forEach(([k, v]) => {
+  if (v && typeof v === 'object' && !Array.isArray(v)) settleFacts[k] = Object.assign(v, kept[k] || {});
+});
 
 // ---- the Score tab ---------------------------------------------------------------------------
 

@@ -61,19 +61,39 @@ function problemBox(problem, labels) {
   return box;
 }
 
-/** The service's sentence with its card codes as players write cards: "9S 9H JK" -> "9♠ 9♥ Joker". */
+/** The service's sentence with its card codes as players write cards: "9S 9H JK 3H" -> "9 9 Joker 3♥".
+ *  No suit the player never chose is shown (the page asks ranks only); a three keeps its colour. */
 function serverWords(text) {
   if (typeof text !== 'string') return text;
-  return text.replace(/(?<![\w/])(10|[2-9AKQJT])([SHDC])(?![\w/])/g, (m, rank, suit) => `${rank === 'T' ? '10' : rank}${SUITS.find((x) => x.code === suit).sym}`)
+  return text.replace(/(?<![\w/])(10|[2-9AKQJT])([SHDC])(?![\w/])/g, (m, rank, suit) => (rank === '3'
+    ? `3${SUITS.find((x) => x.code === suit).sym}` : (rank === 'T' ? '10' : rank)))
+    .replace(/(?<![\w/])(10|[2-9AKQJ])[\u2660\u2665\u2666\u2663](?![\w/])/g, (m, rank) => (rank === '3' ? m : rank))
     .replace(/(?<![\w/])JK(?![\w/])/g, t('card.joker.short'));
 }
 
 function sourceHref(c) { return `#source/${encodeURIComponent(c.variant)}/${c.start}/${c.end}`; }
 
+const TABLE_ROW = /^\s*\|(.*)\|\s*$/;
+
+/** A quote's words as a reader sees them: a table row of the text ("| 3 000 eller mer | 120 |") is
+ *  shown as its cells side by side, its ruling line (|---|) left out; every word stays the text's own. */
+function quoteNodes(quote) {
+  const out = [];
+  quote.split('\n').forEach((line, i) => {
+    if (i) out.push('\n');
+    const row = TABLE_ROW.exec(line);
+    if (!row) { out.push(line); return; }
+    const cells = row[1].split('|').map((x) => x.trim());
+    if (cells.every((x) => /^:?-{2,}:?$/.test(x))) { out.pop(); return; }
+    out.push(h('span', { class: 'qrow' }, cells.map((x) => h('span', { class: 'qcell' }, x))));
+  });
+  return out;
+}
+
 /** The cited sentence in its own language (never translated), its heading, and a link into the text. */
 function citationBlock(c) {
   return h('figure', { class: 'cite' },
-    h('blockquote', { lang: c.language }, c.quote),
+    h('blockquote', { lang: c.language }, quoteNodes(c.quote)),
     h('figcaption', null,
       h('span', { class: 'cite-where' }, variantName(c.variant),
         c.section ? [' \u00b7 ', h('q', { lang: c.language }, c.section)] : null),

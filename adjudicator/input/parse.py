@@ -33,7 +33,7 @@ from ..model.errors import COUNTED, MAX_ISSUES, AdjudicatorError, ImpossibleInpu
 from ..model.messages import Items, Word
 from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, CompareRequest, OptionsRequest, RulingRequest, ScoreRequest, \
     TeamRound
-from ..model.situation import EMPTY_SIDE, NOT_GIVEN, Side, Situation
+from ..model.situation import EMPTY_SIDE, NOT_GIVEN, PileUnnamed, Side, Situation
 from ..rules.table_check import deck_issues
 from ..variants import Variant
 
@@ -204,10 +204,17 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
         () if taken is None else card_list(taken, base, issues, "/turn/cards_from_pile"),
         answer,
         base,
+        _pile_unnamed(raw.get("pile_unnamed")),
     )
     if issues:
         raise ImpossibleInput(issues)
     return out
+
+
+def _pile_unnamed(raw: dict | None) -> PileUnnamed | None:
+    if raw is None:
+        return None
+    return PileUnnamed(raw.get("wild"), raw.get("black_three"), raw.get("red_three_first"))
 
 
 def _side(raw: dict | None, base: str, melds_at: str, issues: list[Issue]) -> Side:
@@ -215,7 +222,7 @@ def _side(raw: dict | None, base: str, melds_at: str, issues: list[Issue]) -> Si
         return EMPTY_SIDE
     melds = raw.get("melds")
     return Side(raw.get("score"), None if melds is None else meld_list(melds, base, issues, melds_at),
-                raw.get("red_threes"))
+                raw.get("red_threes"), raw.get("opened"), raw.get("canastas"))
 
 
 def action(raw: dict, base: str = "/action") -> Action:

@@ -81,6 +81,8 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
         score = StrictInteger(allow_none=True, validate=Range(min=-MAX_SCORE, max=MAX_SCORE))
         melds = meld_list(allow_none=True)
         red_threes = StrictInteger(allow_none=True, validate=Range(min=0, max=max_red_threes))
+        opened = StrictBoolean(allow_none=True)
+        canastas = StrictInteger(allow_none=True, validate=Range(min=0, max=max_cards // 7))
 
     class Player(StrictSchema):
         hand = card_list(allow_none=True)
@@ -93,11 +95,17 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
         cards_from_pile = card_list(allow_none=True)
         partner_answer = StrictString(allow_none=True, validate=Length(max=MAX_NAME_LENGTH))
 
+    class PileUnnamed(StrictSchema):
+        wild = StrictBoolean(allow_none=True)
+        black_three = StrictBoolean(allow_none=True)
+        red_three_first = StrictBoolean(allow_none=True)
+
     class Situation(StrictSchema):
         players = StrictInteger(allow_none=True, validate=Range(min=1, max=MAX_PLAYERS))
         first_round = StrictBoolean(allow_none=True)
         stock_count = StrictInteger(allow_none=True, validate=Range(min=0, max=max_cards))
         discard_pile = card_list(allow_none=True)
+        pile_unnamed = fields.Nested(PileUnnamed, allow_none=True)
         team = fields.Nested(Side, allow_none=True)
         opponents = fields.Nested(Side, allow_none=True)
         player = fields.Nested(Player, allow_none=True)

@@ -30,21 +30,45 @@ NOT_GIVEN = "not given"  # turn.drew when the request does not say whether the p
 @dataclass(frozen=True, slots=True, init=False)
 class Side:
     """One team as the situation shows it. Its melds are put in canonical form by the situation it stands in
-    (which knows where they stand, to point at a code that names no card)."""
+    (which knows where they stand, to point at a code that names no card).
+
+    What a family knows without listing the melds: ``opened`` (the team has melded this round: True, or
+    False, which is the same fact as ``melds == ()`` and is made so here) and ``canastas`` (how many
+    canastas it has completed). A check that needs the melds themselves finds them missing; a check that
+    needs only these facts reads them (:meth:`Situation.need_team_opened`, :class:`~adjudicator.rules.table.Table`).
+    """
 
     score: int | None
     melds: tuple[tuple[str, ...], ...] | None
     red_threes: int | None
+    opened: bool | None
+    canastas: int | None
 
     def __init__(self, score: int | None = None, melds: tuple[tuple[str, ...], ...] | None = None,
-                 red_threes: int | None = None):
+                 red_threes: int | None = None, opened: bool | None = None, canastas: int | None = None):
+        if melds is None and opened is False:
+            melds = ()  # a team that has not opened has no melds: one fact, one form
         _S_SCORE(self, score)  # the slots set directly: a frozen dataclass's __init__ sets each by object.__setattr__
         _S_MELDS(self, melds)
         _S_RED(self, red_threes)
+        _S_OPENED(self, opened)
+        _S_CANASTAS(self, canastas)
 
 
-_S_SCORE, _S_MELDS, _S_RED = (Side.__dict__[name].__set__ for name in ("score", "melds", "red_threes"))
-_SIDE_SETTERS = (_S_SCORE, _S_MELDS, _S_RED)
+@dataclass(frozen=True, slots=True)
+class PileUnnamed:
+    """Cards in the discard pile under the named ones that nobody named, and what the family knows of them:
+    a wild card lies among them, a black three does, the pile was started by a red three (None: not known).
+    Their number is not known (one or more)."""
+
+    wild: bool | None = None
+    black_three: bool | None = None
+    red_three_first: bool | None = None
+
+
+_S_SCORE, _S_MELDS, _S_RED, _S_OPENED, _S_CANASTAS = (
+    Side.__dict__[name].__set__ for name in ("score", "melds", "red_threes", "opened", "canastas"))
+_SIDE_SETTERS = (_S_SCORE, _S_MELDS, _S_RED, _S_OPENED, _S_CANASTAS)
 EMPTY_SIDE = Side()
 
 
@@ -79,12 +103,13 @@ class Situation:
     cards_from_pile: tuple[str, ...]
     partner_answer: str | None  # "yes" or "no": the partner's answer to "may I go out?" this turn
     base: str
+    pile_unnamed: PileUnnamed | None  # cards under the named pile that nobody named (None: the pile is as named)
 
     def __init__(self, players: int | None = None, first_round: bool | None = None, stock_count: int | None = None,
                  pile: tuple[str, ...] | None = None, team: Side = EMPTY_SIDE, opponents: Side = EMPTY_SIDE,
                  hand: tuple[str, ...] | None = None, hand_count: int | None = None, has_melded: bool | None = None,
                  drew: str | None = NOT_GIVEN, cards_from_pile: tuple[str, ...] = (),
-                 partner_answer: str | None = None, base: str = "/situation"):
+                 partner_answer: str | None = None, base: str = "/situation", pile_unnamed: PileUnnamed | None = None):
         if not table_canonical(hand, pile, cards_from_pile, team.melds, opponents.melds):  # one look (compiled)
             if hand is not None:
                 hand = parse_all(hand, base + "/player/hand")
@@ -99,7 +124,8 @@ class Situation:
         _set_dict(self, "__dict__", {
             "players": players, "first_round": first_round, "stock_count": stock_count, "pile": pile, "team": team,
             "opponents": opponents, "hand": hand, "hand_count": hand_count, "has_melded": has_melded, "drew": drew,
-            "cards_from_pile": cards_from_pile, "partner_answer": partner_answer, "base": base})
+            "cards_from_pile": cards_from_pile, "partner_answer": partner_answer, "base": base,
+            "pile_unnamed": pile_unnamed})
 
     # --- facts a check needs (each ``need_*`` makes its test itself: one call less on the engine's hot path) --
     def need(self, value, path: str):
@@ -140,6 +166,30 @@ class Situation:
         if value is None:
             raise MissingFact(self.base + "/team/melds")
         return value
+
+    def need_team_opened(self) -> bool:
+        """Whether the team has opened: from its melds, or the fact given without them."""
+        team = self.team
+        if team.melds is not None:
+            return bool(team.melds)
+        if team.opened is not None:
+            return team.opened
+        if team.canastas:
+            return True
+        raise MissingFact(self.base + "/team/melds")
+
+    def team_has_opened(self) -> bool:
+        """Whether the team is known to have opened (listed melds, or the fact given without them)."""
+        team = self.team
+        return bool(team.melds) or team.opened is True or bool(team.canastas)
+
+    def team_melds_or_unknown(self) -> tuple[tuple[str, ...], ...] | None:
+        """The team's melds, or None for a team known to have opened whose melds are not listed (a check that
+        needs them then finds them missing, see :class:`~adjudicator.rules.table.Table`)."""
+        melds = self.team.melds
+        if melds is None and not self.need_team_opened():
+            return ()
+        return melds
 
     def need_team_score(self) -> int:
         value = self.team.score
@@ -206,22 +256,29 @@ class PartSide(Side):
     """A team on a part's table: its melds, and its score and red threes withheld."""
 
     __slots__ = ("at", "reads")
+    at: str
+    reads: list
     score = _withheld("side.score", "/score")  # type: ignore[assignment]
     red_threes = _withheld("side.red_threes", "/red_threes")  # type: ignore[assignment]
 
+    def _facts(self) -> tuple:
+        return (self.melds, self.opened, self.canastas, self.at)
+
     def __eq__(self, other):
-        return type(other) is PartSide and (self.melds, self.at) == (other.melds, other.at)
+        return type(other) is PartSide and self._facts() == other._facts()
 
     def __hash__(self):
-        return hash((PartSide, self.melds, self.at))
+        return hash((PartSide, *self._facts()))
 
     def __repr__(self):
-        return f"PartSide(melds={self.melds!r})"
+        return f"PartSide(melds={self.melds!r}, opened={self.opened!r}, canastas={self.canastas!r})"
 
 
-def _part_side(melds, at: str, reads: list) -> PartSide:
+def _part_side(side: Side, at: str, reads: list) -> PartSide:
     made = _new(PartSide)
-    _SIDE_SETTERS[1](made, melds)
+    _SIDE_SETTERS[1](made, side.melds)
+    _SIDE_SETTERS[3](made, side.opened)
+    _SIDE_SETTERS[4](made, side.canastas)
     object.__setattr__(made, "at", at)
     object.__setattr__(made, "reads", reads)
     return made
@@ -241,6 +298,7 @@ class PartTable(Situation):
     reads: list[str]  # the withheld facts read directly on this table (set when it is made)
     stock_count = _withheld("stock_count", "/stock_count")  # type: ignore[assignment]
     pile = _withheld("discard_pile", "/discard_pile")  # type: ignore[assignment]
+    pile_unnamed = _withheld("pile_unnamed", "/pile_unnamed")  # type: ignore[assignment]
     hand = _withheld("player.hand", "/player/hand")  # type: ignore[assignment]
 
     @property
@@ -249,7 +307,7 @@ class PartTable(Situation):
 
     def _key(self) -> tuple:
         fields = self.__dict__
-        return tuple(fields[name] for name in _KEPT) + (self.team.melds, self.opponents.melds)
+        return tuple(fields[name] for name in _KEPT) + (self.team, self.opponents)
 
     def __eq__(self, other):
         return type(other) is PartTable and self._key() == other._key()
@@ -291,8 +349,8 @@ def part_table(situation: Situation) -> PartTable:
     base = situation.base
     _set_dict(made, "__dict__", {
         "players": situation.players, "first_round": situation.first_round,
-        "team": _part_side(situation.team.melds, base + "/team", reads),
-        "opponents": _part_side(situation.opponents.melds, base + "/opponents", reads),
+        "team": _part_side(situation.team, base + "/team", reads),
+        "opponents": _part_side(situation.opponents, base + "/opponents", reads),
         "hand_count": len(situation.hand) if situation.hand is not None else situation.hand_count,
         "has_melded": situation.has_melded, "drew": situation.drew, "cards_from_pile": situation.cards_from_pile,
         "partner_answer": situation.partner_answer, "base": base, "reads": reads})

@@ -76,7 +76,7 @@ def complete(situation: Situation, rules: Variant, group: str, ruled: list[Varia
     readings = Readings.of(rules, ruled)
     if _by_parts(situation, group):
         return kept, *_by_layouts(situation, rules, readings, memo, seen, ruled, rule)
-    if group == "take_pile" and situation.team.melds:
+    if group == "take_pile" and situation.team_has_opened():
         return kept, *_opened_takes(situation, rules, readings, memo, seen, ruled, rule)
     moves, whole = CANDIDATES[group](situation, readings, memo)
     more, work = [], 0
@@ -180,7 +180,7 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
                  lambda m=partial(_take_move, top, meld_rank), a=take, r=bare: (m(a), r))
         if bare.verdict == ILLEGAL or not meld_rank or not rest.counts:
             continue
-        spots, found, done = layouts(rest, situation.team.melds, readings, extra_add=meld_rank,
+        spots, found, done = layouts(rest, situation.team.melds or (), readings, extra_add=meld_rank,
                                      extra_meld=(top, *with_cards), limit=max(1, budget))
         whole = whole and done
         budget -= len(found)
@@ -245,7 +245,7 @@ def _meld_move(situation: Situation, hand: Hand, spots, chosen) -> Move:
 
 
 def _meld_made(situation: Situation, action: Action) -> Move:
-    opening = not situation.team.melds
+    opening = not situation.team_has_opened()
     return Move(_key("meld", action, situation), "opening" if opening else ("add" if not action.melds else "meld"),
                 _lay_message(action), action)
 
@@ -373,7 +373,7 @@ def _takes(situation: Situation, readings: Readings, memo: dict):
         made = partial(_take_move, top, meld_rank)
         out.append((Action(ActionType.TAKE_PILE, with_cards=tuple(with_cards)), made))
         budget -= 1
-        if situation.team.melds or not meld_rank:
+        if situation.team_has_opened() or not meld_rank:
             continue
         spots, found, done = layouts(rest, (), readings, extra_add=meld_rank,
                                      extra_meld=(top, *with_cards), limit=max(1, budget))

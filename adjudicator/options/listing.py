@@ -247,7 +247,7 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
                                     partial(_ruled_by, situation, rules, cache), memo)
     # partials, not closures: a listing keeps its maker, and a compiled closure and its environment would
     # hold each other (and the request's moves) in a reference cycle after the answer is sent
-    listing = Listing(options, more, partial(_made, kind, not situation.team.melds))
+    listing = Listing(options, more, partial(_made, kind, not situation.team_has_opened()))
     blocked = None
     if not listing:
         attempt = attempt or (slots[0].candidates[0].action if slots and slots[0].candidates else None)
@@ -332,7 +332,7 @@ def search_readings(situation: Situation, rules: Variant, after_draw: bool) -> l
 
 
 def _matters(name: str, situation: Situation, after_draw: bool) -> bool:
-    opened = bool(situation.team.melds)
+    opened = situation.team_has_opened()
     if name == "wild.twos":
         cards = list(situation.hand or ()) + list(situation.pile or ()) + \
             [c for m in situation.team.melds or () for c in m]

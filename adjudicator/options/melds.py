@@ -24,7 +24,7 @@ from ..model.situation import Situation
 
 def meld_slots(view: HandView, situation: Situation) -> tuple[list[Slot], Action | None]:
     """The meld options, and the most natural attempt for a team yet to open (ruled when none opens)."""
-    if not situation.team.melds:
+    if not situation.team_has_opened():
         return opening_slots(view, situation), _every_meld(view)
     slots: list[Slot] = []
     one_per_rank = known(view.rules, "meld.one_per_rank", True)

@@ -71,7 +71,7 @@ def _take(view: HandView, situation: Situation, top: str, with_cards: tuple[str,
     meld_rank = meld_rank or rank(top)
     take = Action(ActionType.TAKE_PILE, with_cards=with_cards)
     points = None
-    if not situation.team.melds:
+    if not situation.team_has_opened():
         take, points = _opening_take(view, situation, top, with_cards, meld_rank)
     return Candidate(take, way, msg(f"options.take_pile.{way}", top=Card(top), rank=Rank(meld_rank),
                                     cards=Cards(with_cards), melds=_melds_of(take), points=points), points)

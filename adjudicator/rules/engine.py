@@ -59,13 +59,24 @@ def rule_part(situation: Situation, action: Action, rules: Variant, doubt: Table
     return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, doubt)
 
 
+def team_table(judge: Judge, situation: Situation, opponents: bool = True) -> Table:
+    """The team's melds as the action finds them: listed, or (a team known to have opened, its melds not
+    listed) unknown, with the canastas the situation says it has."""
+    team = situation.team
+    return Table(judge, situation.team_melds_or_unknown(), (situation.opponents.melds or ()) if opponents else (),
+                 unknown=situation.base + "/team/melds", canastas=team.canastas)
+
+
 def rule_once(situation: Situation, action: Action, rules: Variant) -> Ruling:
     """One ruling under these rules as they stand (an open point stays open)."""
     judge = Judge(rules, situation.players)
     try:
         HANDLERS[action.type](judge, situation, action)
     except MissingFact as e:
+        # The ruling stopped before its remaining checks, for want of a fact: whatever passed so far, it is
+        # not known to be legal (a check that failed still makes it illegal). Missing facts are not guessed.
         judge.missing.append(e.pointer)
+        judge.stopped_short()
     except NotStated as e:
         judge.not_stated.append(e.name)
     return judge.ruling(action.type)
@@ -87,15 +98,15 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
     top = pile[-1]
     if not top_usable(judge, top):
         return
-    if len(pile) == 1:
+    if len(pile) == 1 and situation.pile_unnamed is None:
         check_one_card_rule(judge, situation)
-    melds = situation.need_team_melds()
-    if not melds:
+    opened = situation.need_team_opened()
+    if not opened:
         check_before_opening(judge)
     frozen = []
     with judge.rule("pile.frozen.natural_pair"):  # what freezes the pile is read for this rule's citations
-        frozen = frozen_reasons(judge, pile, melds)
-    table = Table(judge, melds, situation.opponents.melds or ())
+        frozen = frozen_reasons(judge, pile, opened, situation.pile_unnamed, situation.base)
+    table = team_table(judge, situation)
     adds = action.adds
     if action.with_cards:
         take_with_hand(judge, table, top, action.with_cards, frozen)
@@ -116,8 +127,9 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
         check_partner_answer(judge, situation, going_out=True, last_card=left == 1)
         check_canastas(judge, situation, table, left, going_out=False)
     rest = len(pile) - 1
-    judge.note("consequence.take_rest" if rest else "consequence.pile_only_top", count=rest)
-    if rest and judge.known("pile.cards_usable_same_turn") is False:
+    if situation.pile_unnamed is None:  # the cards nobody named: how many is not known
+        judge.note("consequence.take_rest" if rest else "consequence.pile_only_top", count=rest)
+    if (rest or situation.pile_unnamed is not None) and judge.known("pile.cards_usable_same_turn") is False:
         judge.note("consequence.rest_next_turn")
     if any(is_red_three(c) for c in pile[:-1]):
         judge.note("consequence.lay_out_red_threes")
@@ -138,7 +150,7 @@ def _left_after_take(judge: Judge, situation: Situation, action: Action, pile: t
 
 def rule_meld(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
-    table = Table(judge, situation.need_team_melds(), situation.opponents.melds or ())
+    table = team_table(judge, situation)
     lay_all(table, action.melds, action.adds, going_out=False)
     pile_used = check_pile_cards(judge, situation, action)
     left = situation.need_hand_size() - len(action.laid_cards())
@@ -161,7 +173,7 @@ def rule_go_out(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
     check_partner_answer(judge, situation, going_out=True)
     check_all_cards(judge, situation, action)
-    table = Table(judge, situation.need_team_melds(), situation.opponents.melds or ())
+    table = team_table(judge, situation)
     lay_all(table, action.melds, action.adds, going_out=True)
     pile_used = check_pile_cards(judge, situation, action)
     check_canastas(judge, situation, table, 0, going_out=True)
@@ -184,7 +196,7 @@ def rule_discard(judge: Judge, situation: Situation, action: Action) -> None:
     if situation.partner_answer is not None:
         check_partner_answer(judge, situation, going_out=situation.need_hand_size() == 1)
     if situation.need_hand_size() == 1:
-        table = Table(judge, situation.need_team_melds())
+        table = team_table(judge, situation, opponents=False)
         check_last_discard(judge)
         check_canastas(judge, situation, table, 0, going_out=True)
     _discard_consequences(judge, card)

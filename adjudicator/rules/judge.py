@@ -289,6 +289,10 @@ class Judge:
         return hit
 
     # --- result ------------------------------------------------------------------------------
+    def stopped_short(self) -> None:
+        """The handler stopped before its remaining checks (a fact it needed is not given): the verdict is open."""
+        self._open += 1
+
     def verdict(self) -> Verdict:
         if self._failed:
             return ILLEGAL

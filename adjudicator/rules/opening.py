@@ -57,7 +57,7 @@ def team_requirement(situation: Situation, rules: Variant) -> Requirement | None
     :func:`requirement` and says what is missing instead).
     """
     score = situation.team.score
-    if situation.team.melds != () or score is None:
+    if situation.team.melds != () or score is None:  # opened (or not known to be unopened): no requirement to meet
         return None
     return answer(rules, lambda judge: requirement(judge, score))
 
@@ -76,7 +76,7 @@ def check_opening(judge: Judge, situation: Situation, table, groups, pile_extra,
     ``concealed_out``: the action goes out concealed; where the text says in so many words whether that
     spares the opening minimum (``concealed.opening_waived_after_stock`` stated), a shortfall quotes it first.
     """
-    if situation.need_team_melds():
+    if situation.need_team_opened():
         return
     first_round(judge, situation, "first_round.no_opening", "open")
     if waived:

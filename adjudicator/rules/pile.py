@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..model.cards import JOKER, beyond, counts, is_black_three, is_red_three, rank
-from .judge import Judge, NotStated
+from .judge import Judge, MissingFact, NotStated
 from .melds import natural_rank, sure_rank
 from ..model.messages import Card, Cards, Items, Message, Rank, msg
-from ..model.situation import Situation
+from ..model.situation import PileUnnamed, Situation
 from .table import Table
+
+
+UNKNOWN = -1  # the index of a meld that may or may not be among the team's melds not listed
 
 
 class Freeze(NamedTuple):
@@ -20,21 +23,41 @@ class Freeze(NamedTuple):
     tag: str
 
 
-def frozen_reasons(judge: Judge, pile, team_melds) -> list[Freeze]:
-    """Why the pile is frozen for this team (empty: it is not), by ``pile.frozen_by`` and ``pile.before_opening``."""
+def frozen_reasons(judge: Judge, pile, opened: bool, unnamed: PileUnnamed | None = None,
+                   at: str = "/situation") -> list[Freeze]:
+    """Why the pile is frozen for this team (empty: it is not), by ``pile.frozen_by`` and ``pile.before_opening``;
+    ``opened``: whether the team has opened; ``unnamed``: what is known of the pile's cards nobody named (a fact
+    not known there is missing only where it could freeze a pile nothing else freezes)."""
     freezers = judge.param("pile.frozen_by")
     reasons = []
+    unknown: list[str] = []
+    wild_two = "two" in freezers and judge.wild("2S")
     if "joker" in freezers and JOKER in pile:
         reasons.append(Freeze(msg("frozen.joker"), "pile.frozen_by", "freezer:joker"))
-    if "two" in freezers and any(c != JOKER and c[:-1] == "2" for c in pile):
-        if judge.wild("2S"):
-            reasons.append(Freeze(msg("frozen.wild_two"), "pile.frozen_by", "freezer:two"))
-    if "red_three_upcard" in freezers and pile and is_red_three(pile[0]):
-        reasons.append(Freeze(msg("frozen.red_three_upcard"), "pile.frozen_by", "freezer:red_three_upcard"))
-    if "black_three" in freezers and any(is_black_three(c) for c in pile):
-        reasons.append(Freeze(msg("frozen.black_three"), "pile.frozen_by", "freezer:black_three"))
-    if not team_melds and judge.param("pile.before_opening") == "frozen":
+    if wild_two and any(c != JOKER and c[:-1] == "2" for c in pile):
+        reasons.append(Freeze(msg("frozen.wild_two"), "pile.frozen_by", "freezer:two"))
+    if unnamed is not None and not reasons and ("joker" in freezers or wild_two):
+        if unnamed.wild:
+            reasons.append(Freeze(msg("frozen.wild_card"), "pile.frozen_by",
+                                  "freezer:joker" if "joker" in freezers else "freezer:two"))
+        elif unnamed.wild is None:
+            unknown.append("/pile_unnamed/wild")
+    if "red_three_upcard" in freezers:
+        if unnamed is None and pile and is_red_three(pile[0]):
+            reasons.append(Freeze(msg("frozen.red_three_upcard"), "pile.frozen_by", "freezer:red_three_upcard"))
+        elif unnamed is not None and unnamed.red_three_first:
+            reasons.append(Freeze(msg("frozen.red_three_upcard"), "pile.frozen_by", "freezer:red_three_upcard"))
+        elif unnamed is not None and unnamed.red_three_first is None:
+            unknown.append("/pile_unnamed/red_three_first")
+    if "black_three" in freezers:
+        if any(is_black_three(c) for c in pile) or (unnamed is not None and unnamed.black_three):
+            reasons.append(Freeze(msg("frozen.black_three"), "pile.frozen_by", "freezer:black_three"))
+        elif unnamed is not None and unnamed.black_three is None:
+            unknown.append("/pile_unnamed/black_three")
+    if not opened and judge.param("pile.before_opening") == "frozen":
         reasons.append(Freeze(msg("frozen.not_opened"), "pile.before_opening", "freezer:not_opened"))
+    if unknown and not reasons:  # frozen or not hangs on a card nobody named
+        raise MissingFact(at + unknown[0])
     return reasons
 
 
@@ -148,7 +171,12 @@ def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: lis
     add to the first. Cards that make no meld with the top card are taken that way only."""
     top_rank = rank(top)
     matching = [c for c in with_cards if c != JOKER and rank(c) == top_rank]
-    target = table.find(top_rank)
+    try:
+        target = table.find(top_rank)
+    except MissingFact:  # the team's melds are not listed: it may have one of this rank, or not
+        target = UNKNOWN
+        if not frozen and not _makes_meld(top_rank, matching, with_cards):
+            raise  # whether the cards need that meld decides the take
     if not frozen and target is not None and not _makes_meld(top_rank, matching, with_cards):
         onto = True
         with judge.rule("pile.unfrozen.add_to_meld") as check:
@@ -193,6 +221,17 @@ def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: lis
                 check.result(False, "pile.no_natural", rank=Rank(top_rank), top=Card(top))
     group = [top] + list(with_cards)
     subject = msg("subject.top_with", top=Card(top), cards=Cards(tuple(with_cards)))
+    if target is UNKNOWN:
+        # Natural cards of the rank make a legal meld of their own and keep any meld they join legal: the
+        # same verdict whether the team has a meld of that rank or not. A wild card's fit depends on that meld.
+        try:
+            has_wild = any(c == JOKER or judge.wild(c) for c in group)
+        except NotStated:
+            has_wild = True  # a two, where the text leaves open whether it is wild: it may be
+        if has_wild:
+            table.missing()
+        table.lay(group, subject, going_out=False, joins=True)
+        return
     if target is not None:  # onto the team's meld of that rank: where a second meld of it is allowed, so is this
         table.add(group, top_rank, subject)
         return
@@ -254,12 +293,12 @@ def forced_take(judge: Judge, situation: Situation) -> None:
         if not judge.param("stock.empty_forced_take"):
             return
         pile = situation.need_pile()
-        melds = situation.need_team_melds()
         if not pile:
             check.result(True, "stock.forced_take_pile_empty")
             return
+        melds = situation.need_team_melds()
         top = pile[-1]
-        frozen = frozen_reasons(judge, pile, melds)
+        frozen = frozen_reasons(judge, pile, bool(melds), situation.pile_unnamed, situation.base)
         fits = any(natural_rank(judge, m) == rank(top) for m in melds) and not judge.wild(top)
         must = fits and not frozen
         check.result(not must, "stock.forced_take_must" if must else "stock.forced_take_free", top=Card(top))

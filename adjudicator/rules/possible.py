@@ -110,7 +110,7 @@ def probe(rules: Variant, sit: Situation) -> Probe:
             _check(rules, sit, f"{base}/discard_pile", out, _PileLeft(len(sit.pile)))
         if sit.team.melds == ():
             _check(rules, sit, f"{base}/team/melds", out, _TopNotMelded())
-    if sit.pile:
+    if sit.pile and sit.pile_unnamed is None:  # with unnamed cards below, the first named is not the first laid
         for i, card in enumerate(sit.pile):
             if is_red_three(card) and i:
                 _check(rules, sit, f"{base}/discard_pile/{i}", out, _RedThreeInPile(sit.pile, i, card))

@@ -2,22 +2,35 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from ..model.cards import JOKER, is_black_three
-from .judge import Judge, NotStated
+from .judge import Judge, MissingFact, NotStated
 from .melds import canastas, check_meld, is_canasta, meld_rank_or_open, natural_rank, split, sure_rank
 from ..model.messages import Cards, Message, Rank, msg
 
 
 class Table:
-    """The team's melds, meld by meld, as an action lays and grows them."""
+    """The team's melds, meld by meld, as an action lays and grows them.
 
-    def __init__(self, judge: Judge, existing, opponents=()):
+    ``existing`` None: the team has opened but its melds are not listed (``unknown`` points at them). Then
+    only what the action lays is known: a check that needs an earlier meld (is there one of this rank? how
+    many canastas?) finds it missing, unless the situation gives the fact itself (``canastas``).
+    """
+
+    def __init__(self, judge: Judge, existing, opponents=(), unknown: str | None = None, canastas: int | None = None):
         self.judge = judge
         self.opponents = opponents  # the opponents' melds: never added to, where the text says so
-        self.before = [list(m) for m in existing]
-        self.melds = [list(m) for m in existing]
+        self.unknown: str = (unknown or "") if existing is None else ""
+        self.known_canastas = canastas
+        self.before = [list(m) for m in existing or ()]
+        self.melds = [list(m) for m in existing or ()]
         self.grown: set[int] = set()
         self.new: set[int] = set()
+
+    def missing(self) -> NoReturn:
+        """The melds not listed are needed: say so (the check running, or the ruling, stops on it)."""
+        raise MissingFact(self.unknown)
 
     def find(self, meld_rank: str) -> int | None:
         """The index of the team's meld of ``meld_rank`` (read from its sure cards where twos are open)."""
@@ -28,11 +41,15 @@ class Table:
                 found = sure_rank(m)
             if found == meld_rank:
                 return i
+        if self.unknown:  # the melds not listed may hold one
+            self.missing()
         return None
 
     def _only_rank(self) -> str | None:
         """The rank of the team's one meld, where it has exactly one (cards without a natural card, added
         without saying where, can go nowhere else)."""
+        if self.unknown:
+            self.missing()
         if len(self.melds) != 1:
             return None
         try:
@@ -55,11 +72,20 @@ class Table:
         check.result(False, key, rank=Rank(meld_rank), **args)
         return True
 
-    def lay(self, cards, subject: Message, going_out: bool) -> None:
-        """A new meld: one meld per rank, then its composition."""
+    def lay(self, cards, subject: Message, going_out: bool, joins: bool = False) -> None:
+        """A new meld: one meld per rank, then its composition. ``joins``: where the team has a meld of this
+        rank among those not listed, these cards go onto it (a take's natural cards), so the limit of one meld
+        per rank does not apply."""
         judge = self.judge
         meld_rank = meld_rank_or_open(judge, cards)  # None where twos are open: check_meld says so
-        target = self.find(meld_rank) if meld_rank and not is_black_three(cards[0] if cards else JOKER) else None
+        try:
+            target = self.find(meld_rank) if meld_rank and not is_black_three(cards[0] if cards else JOKER) else None
+        except MissingFact:  # the melds not listed may hold one of this rank: that matters only where one is the limit
+            target = None
+            if not joins:
+                with judge.rule("meld.one_per_rank"):
+                    if judge.param("meld.one_per_rank"):
+                        raise
         if target is not None and meld_rank is not None:
             with judge.rule("meld.one_per_rank") as check:
                 one = judge.param("meld.one_per_rank")
@@ -101,9 +127,16 @@ class Table:
             pass
 
     def canastas_before(self) -> int:
+        if self.unknown:
+            known = self.known_canastas
+            if known is None:
+                self.missing()
+            return known
         return canastas(self.judge, self.before)
 
     def canastas_after(self) -> int:
+        if self.unknown:  # the canastas given, and those this action lays (it can grow no meld it cannot find)
+            return self.canastas_before() + canastas(self.judge, [self.melds[i] for i in self.new | self.grown])
         return canastas(self.judge, self.melds)
 
     def laid_canasta(self) -> bool:

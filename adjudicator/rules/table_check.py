@@ -226,6 +226,12 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> TableDoubt | Non
         raise ImpossibleInput(issues)
     if sit.has_melded is True and sit.team.melds == ():
         raise ImpossibleInput([issue(f"{base}/player/has_melded", "error.melded_without_melds")])
+    for name, side in (("team", sit.team), ("opponents", sit.opponents)):
+        # what a family says without listing the melds must agree with the melds where both are given
+        if side.opened is not None and side.melds is not None and side.opened != bool(side.melds):
+            raise ImpossibleInput([issue(f"{base}/{name}/opened", "error.opened_contradicts_melds")])
+        if side.canastas and side.melds == ():
+            raise ImpossibleInput([issue(f"{base}/{name}/canastas", "error.canastas_unopened")])
     if any("3H" in meld or "3D" in meld for side in (sit.team, sit.opponents) for meld in side.melds or ()):
         raise ImpossibleInput([issue(f"{base}/{name}/melds/{m}/{i}", "error.red_three_in_meld", card=Card(c))
                                for name, side in (("team", sit.team), ("opponents", sit.opponents))

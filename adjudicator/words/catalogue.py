@@ -134,6 +134,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "band.open": "{low} or more",
     # --- the pile -----------------------------------------------------------------------------
     "frozen.joker": "a joker lies in the pile",
+    "frozen.wild_card": "a wild card lies in the pile",
     "frozen.wild_two": "a wild two lies in the pile",
     "frozen.red_three_upcard": "a red three started the pile",
     "frozen.black_three": "a black three lies in the pile",
@@ -356,6 +357,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.add_to_rank": "This must be a rank such as K or 10.",
     "error.not_in_hand": "{card} is not in the player's {where}.",
     "error.melded_without_melds": "The player cannot have melded while the team has no melds.",
+    "error.opened_contradicts_melds": "This says whether the team has opened, and its melds say the opposite.",
+    "error.canastas_unopened": "A team that has not opened has no canastas.",
     "error.red_three_in_meld": "{card} is a red three, which is never melded: it cannot lie in a meld.",
     "error.pile_cards_without_take": "Cards can come from the pile this turn only when the player took the pile.",
     "error.more_than_deck": "More than the {limit} cards of the deck of {variant}.",

@@ -87,12 +87,17 @@ def test_the_games_house_rules_apply_on_settle_to_rulings_and_options(phone):
     meld = page.locator("#new-meld-0")
     pick(lambda el: el.tap(), meld, "9", 2)
     pick(lambda el: el.tap(), meld, "2")
+    table = page.locator("#table-meld-0")  # the team's melds, listed: the page invents none (#34)
+    table.locator(".chip.add").tap()
+    pick(lambda el: el.tap(), table, "K", 3)
     page.locator("#rule-button").tap()
     # Twos are wild by the game's house rule: the ruling is decided, not "Not settled".
     verdict = page.locator("#ruling .verdict")
     expect(verdict).to_be_visible()
     assert verdict.get_attribute("data-verdict") in ("legal", "illegal")
     assert rulings[-1]["house_rules"]["wild.twos"] is True
+    page.locator("#options-button").tap()  # "What may I do?" has its own form: the hand, then ask
+    pick(lambda el: el.tap(), page.locator("#field-hand"), "9", 2)
     page.locator("#options-button").tap()
     expect(page.locator("#ruling")).to_be_visible()
     page.wait_for_function("() => document.querySelector('#ruling') && document.querySelector('#ruling').textContent.length > 0")
@@ -180,6 +185,9 @@ def test_offline_the_phones_engine_scores_and_rules_under_the_games_house_rules(
     meld = page.locator("#new-meld-0")
     pick(lambda el: el.tap(), meld, "9", 2)
     pick(lambda el: el.tap(), meld, "2")
+    table = page.locator("#table-meld-0")  # the team's melds, listed: the page invents none (#34)
+    table.locator(".chip.add").tap()
+    pick(lambda el: el.tap(), table, "K", 3)
     page.locator("#rule-button").tap()
     verdict = page.locator("#ruling .verdict")
     expect(verdict).to_be_visible(timeout=60_000)

@@ -333,7 +333,7 @@ def test_keep_score_two_rounds_then_correct_round_one(phone, screenshots):
     enter_counts(page, 1, melded=50, hand=100)
     went_out(page, "Us")
     page.locator("#save-round").tap()
-    expect(page.locator("#winner")).to_contain_text("Us won")
+    expect(page.locator("#winner")).to_contain_text("We won")
     expect(page.locator("#round-form")).to_have_count(0)
     page.wait_for_timeout(300)
     page.screenshot(path=screenshots / "b3-score-winner.png")

@@ -12,11 +12,16 @@ LOCALES = {"en": "en-GB", "sv": "sv-SE", "nb": "nb-NO", "da": "da-DK"}
 
 
 def fill_frozen_pile(page, tap, words):
+    """The frozen pile in "What may I do?"'s own form: a hand of two nines, a nine on a pile with a wild card."""
     tap(page.locator("label[for=variant-no-pagat]"))
-    pick(tap, page.locator("#field-top"), "9")
+    tap(page.locator("#options-button"))
+    pick(tap, page.locator("#field-hand"), "9", 2)
+    pick(tap, page.locator("#field-hand"), "5")  # cards kept after the take: not a going out
+    pick(tap, page.locator("#field-hand"), "6")
+    top = page.locator("#field-options-top")
+    tap(top.locator(".chip.add"))
+    pick(tap, top, "9")
     tap(page.get_by_text(words["take.wild"]))
-    hand = page.locator("#field-with")
-    pick(tap, hand, "9", 2)
 
 
 def check_options(page, base, words, lang):
@@ -26,7 +31,7 @@ def check_options(page, base, words, lang):
     expect(body).to_be_visible(timeout=60_000)
     groups = body.locator(".options-group")
     kinds = [groups.nth(i).get_attribute("data-kind") for i in range(groups.count())]
-    assert kinds and kinds[0] == "draw" and "take_pile" in kinds, kinds
+    assert kinds and kinds[0] == "take_pile" and "draw" in kinds, kinds  # what players ask first leads
     take = body.locator('.options-group[data-kind="take_pile"] .option-button').first
     expect(take.locator(".pill")).to_have_text(words["verdict.legal"])
     tap(take)

@@ -1,0 +1,164 @@
+"""Nothing invented (issue #34 item 1), on a 390 x 844 phone: every form, filled as a family fills it, sends
+only cards the player picked. What the family knows without naming cards (the team has opened, its
+canastas, a wild card lies in the pile) goes as those facts; the referee rules where a missing card does not
+matter and says "not settled" where it does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+from e2e_helpers import open_page
+from playwright.sync_api import expect
+
+
+def kind(code: str) -> str:
+    if code == "JK":
+        return "JK"
+    if code[:-1] == "3":
+        return "R3" if code[-1] in "HD" else "B3"
+    return code[:-1]
+
+
+CARD = re.compile(r"^(?:(?:10|[2-9AKQJ])[SHDC]|JK)$")
+
+
+def cards_in(value) -> list[str]:
+    """Every card code in a part of a request."""
+    if isinstance(value, str):
+        return [value] if CARD.match(value) else []
+    if isinstance(value, list):
+        return [c for v in value for c in cards_in(v)]
+    if isinstance(value, dict):
+        return [c for v in value.values() for c in cards_in(v)]
+    return []
+
+
+class Picker:
+    """Taps on the card picker, remembering every kind the player picked (the only cards a request may hold)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.picked: Counter = Counter()
+
+    def __call__(self, field_id: str, kind_: str, count: int = 1):
+        field = self.page.locator(f"#{field_id}")
+        if not field.locator(f'.kind[data-kind="{kind_}"]').is_visible():
+            field.locator(".chip.add").tap()
+        field.locator(f'.kind[data-kind="{kind_}"]').tap()
+        if count > 1:
+            field.locator(".count", has_text=f"×{count}").tap()
+        self.picked[kind_] += count
+
+
+def situation_cards(body: dict) -> Counter:
+    s = body["situation"]
+    return Counter(kind(c) for c in cards_in([s.get("discard_pile"), s.get("team"), s.get("opponents"),
+                                              s.get("player"), s.get("turn")]))
+
+
+def check_nothing_invented(body: dict, picker: Picker, form: str):
+    shown = situation_cards(body)
+    invented = shown - picker.picked
+    assert not invented, f"{form}: the request holds cards nobody picked: {dict(invented)}"
+    acted = Counter(kind(c) for c in cards_in(body.get("action")))
+    assert not acted - picker.picked, f"{form}: the action holds cards nobody picked: {dict(acted - picker.picked)}"
+
+
+def watch(page, path):
+    seen: list[dict] = []
+    page.on("request", lambda r: seen.append(json.loads(r.post_data))
+            if r.method == "POST" and r.url.split("?")[0].endswith(path) else None)
+    return seen
+
+
+def fill_take(page, pick):
+    pick("field-top", "9")
+    page.locator("#pile-wild").check()
+    page.locator("#pile-black3").check()
+    pick("field-with", "9")
+    pick("field-with", "JK")
+
+
+def fill_meld(page, pick):
+    page.locator("label[for=question-meld]").tap()
+    pick("new-meld-0", "9", 2)
+    pick("new-meld-0", "2")
+    page.locator("#natural [aria-label]").last.tap()  # one natural canasta, said with the stepper
+
+
+def fill_open(page, pick):
+    page.locator("label[for=question-open]").tap()
+    pick("open-meld-0", "K", 3)
+
+
+def fill_go_out(page, pick):
+    page.locator("label[for=question-go_out]").tap()
+    pick("out-meld-0", "5", 3)
+
+
+def fill_discard(page, pick):
+    page.locator("label[for=question-discard]").tap()
+    pick("field-card", "9")
+    page.locator("label[for=last-card-0]").tap()
+
+
+FORMS = {"take_pile": fill_take, "meld": fill_meld, "open": fill_open, "go_out": fill_go_out, "discard": fill_discard}
+
+
+@pytest.mark.parametrize("variant", ["sv-classic", "da-ludo", "no-pagat", "sv-gamerules"])
+def test_no_form_sends_a_card_the_player_did_not_pick(phone, variant):
+    page, base = phone
+    open_page(page, base)
+    sent = watch(page, "/v1/adjudicate")
+    page.locator(f"label[for=variant-{variant}]").tap()
+    for form, fill in FORMS.items():
+        page.locator(f"label[for=question-{form}]").tap()
+        page.locator("#clear-facts").tap()
+        pick = Picker(page)
+        fill(page, pick)
+        before = len(sent)
+        page.locator("#rule-button").tap()
+        expect(page.locator("#ruling .verdict")).to_be_visible()
+        page.wait_for_function("n => true", arg=None)
+        assert len(sent) > before, form
+        check_nothing_invented(sent[-1], pick, form)
+
+
+def test_what_may_i_do_sends_only_the_cards_picked(phone):
+    page, base = phone
+    open_page(page, base)
+    sent = watch(page, "/v1/options")
+    page.locator("label[for=variant-sv-classic]").tap()
+    page.locator("#options-button").tap()
+    pick = Picker(page)
+    pick("field-hand", "7", 2)
+    pick("field-hand", "K", 3)
+    pick("field-hand", "JK")
+    pick("field-options-top", "7")
+    page.locator("#pile-wild").check()
+    page.locator("#options-button").tap()
+    expect(page.locator("#ruling .options-body")).to_be_visible()
+    check_nothing_invented(sent[-1], pick, "options")
+    # No move offers to add to a meld nobody entered.
+    listed = page.locator("#ruling .options-body").inner_text()
+    for made_up in ("queens", "jacks", "eights", "sixes", "fours"):
+        assert made_up not in listed.lower(), listed
+
+
+def test_a_frozen_pile_said_in_words_is_ruled_and_a_missing_card_said(phone):
+    """The family ticks "a wild card lies in the pile" and shows a nine and a joker: illegal, from the text,
+    with no made-up card; shown two nines with the team's melds not listed, it is ruled all the same."""
+    page, base = phone
+    open_page(page, base)
+    sent = watch(page, "/v1/adjudicate")
+    page.locator("label[for=variant-no-pagat]").tap()
+    pick = Picker(page)
+    fill_take(page, pick)
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .verdict")).to_have_attribute("data-verdict", "illegal")
+    assert sent[-1]["situation"]["pile_unnamed"]["wild"] is True
+    assert sent[-1]["situation"]["team"].get("opened") is True and "melds" not in sent[-1]["situation"]["team"]
