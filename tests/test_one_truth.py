@@ -627,7 +627,8 @@ def test_a_table_from_a_real_deal_is_never_refused_and_replay_rules_alike(vid, s
     elif first is None:
         event(f"replay: the move ruled {entry['verdict']}")
         assert (entry["verdict"], entry["summary"]) == (single["verdict"], single["summary"])
-        assert entry["rules"] == list(dict.fromkeys(r["rule"] for r in single["reasons"]))
+        if "together" not in entry:  # a turn's melds written as several moves are ruled as its one laying (#32)
+            assert entry["rules"] == list(dict.fromkeys(r["rule"] for r in single["reasons"]))
     else:
         event("replay: the log cannot hold the move")
 
