@@ -74,9 +74,10 @@ def compare():
                              group=not fits and page.group is None)
         pages["units"] = units
 
+    maker = streaming.Maker()
     got = answer("compare", body, current_language(), variants=variants, words=wants_words(), citations=citations,
-                 limit=page.limit, offset=page.offset, group=page.group, admit=admit, lazily=streaming.lazily)
-    if got.status != 200:
+                 limit=page.limit, offset=page.offset, group=page.group, admit=admit, lazily=maker)
+    if got.status != 200 or not maker.made:  # nothing made lazily (a comparison of rulings): as any answer
         return answered(got)
     return streaming.respond(got.document, pages["units"] > STREAM_UNITS, current_app.logger)
 

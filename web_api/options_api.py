@@ -48,8 +48,9 @@ def options():
             raise OverBudget("options", walk + units["page"], budgets.budget(), limit=fits or None,
                              group=not fits and page.group is None)
 
+    maker = streaming.Maker()
     got = answer("options", body, current_language(), variants=variants, limit=page.limit, offset=page.offset,
-                 group=page.group, admit=admit, lazily=streaming.lazily)
-    if got.status != 200:
+                 group=page.group, admit=admit, lazily=maker)
+    if got.status != 200 or not maker.made:  # a problem, or nothing made lazily: as any answer
         return answered(got)
     return streaming.respond(got.document, units["page"] > STREAM_UNITS, current_app.logger)

@@ -40,14 +40,43 @@ class Lazy:
 
 
 def whole(value: Any) -> Any:
-    """``value`` with every :class:`Lazy` in it made into a list (an answer made whole)."""
+    """``value`` with every :class:`Lazy` in it made into a list (an answer made whole), in one walk: a part
+    with no Lazy in it is the very object given (the read-only parts the serializer shares stay shared)."""
     if isinstance(value, Lazy):
         return [whole(item) for item in value.items]
     if isinstance(value, dict):
-        return {k: whole(v) for k, v in value.items()} if _holds_lazy(value) else value
+        changed: dict | None = None
+        for key, item in value.items():
+            made = whole(item)
+            if made is not item:
+                if changed is None:
+                    changed = dict(value)
+                changed[key] = made
+        return value if changed is None else changed
     if isinstance(value, list):
-        return [whole(v) for v in value] if _holds_lazy(value) else value
+        items: list | None = None
+        for i, item in enumerate(value):
+            made = whole(item)
+            if made is not item:
+                if items is None:
+                    items = list(value)
+                items[i] = made
+        return value if items is None else items
     return value
+
+
+class Maker:
+    """:func:`lazily` for one answer, remembering whether it made a :class:`Lazy`: an answer with none is
+    answered as any other (nothing to make whole or to stream)."""
+
+    __slots__ = ("made",)
+
+    def __init__(self) -> None:
+        self.made = False
+
+    def __call__(self, make: Callable[[Any], Any], items: Iterable[Any]) -> Lazy:
+        self.made = True
+        return lazily(make, items)
 
 
 def _holds_lazy(value: Any) -> bool:
