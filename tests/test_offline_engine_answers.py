@@ -81,15 +81,32 @@ def service_answer(client, question: dict) -> dict:
     return {"status": response.status_code, "body": body}
 
 
+def first_difference(one, other, at: str = "") -> tuple[str, object, object]:
+    """Where two JSON values first differ (a pointer), and what each holds there."""
+    if isinstance(one, dict) and isinstance(other, dict):
+        for key in list(dict.fromkeys([*one, *other])):
+            if one.get(key, ...) != other.get(key, ...):
+                if key in one and key in other:
+                    return first_difference(one[key], other[key], f"{at}/{key}")
+                return f"{at}/{key}", one.get(key, "(absent)"), other.get(key, "(absent)")
+    if isinstance(one, list) and isinstance(other, list) and len(one) == len(other):
+        for i, (a, b) in enumerate(zip(one, other)):
+            if a != b:
+                return first_difference(a, b, f"{at}/{i}")
+    return at or "/", one, other
+
+
 def differences(client, asked, answers, every: int = 1) -> list[str]:
     out = []
     for i in range(0, len(asked), every):
         question, phone = asked[i], json.loads(answers[i])
         expected = service_answer(client, question)
         if phone != expected:
+            at, mine, theirs = first_difference(phone, expected)
             out.append(f"{question['path']} ({question['lang']}) {json.dumps(question['body'])[:300]}\n"
-                       f"  phone:   {json.dumps(phone, ensure_ascii=False)[:400]}\n"
-                       f"  service: {json.dumps(expected, ensure_ascii=False)[:400]}")
+                       f"  first difference at {at}:\n"
+                       f"  phone:   {json.dumps(mine, ensure_ascii=False)[:600]}\n"
+                       f"  service: {json.dumps(theirs, ensure_ascii=False)[:600]}")
     return out
 
 

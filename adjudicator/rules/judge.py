@@ -248,7 +248,10 @@ class Judge:
         if check.passed is True and check.params and not self.passed_kept:
             return  # its parameters' interpretations are recorded as read; a passed finding is all it would add
         names = tuple(check.params) or RULES[check.id]
-        key = (check.id, names, check.deciding, check.tags, self.players)
+        # whether the check read its parameters is part of the key: a check that read none lists the catalogue's
+        # parameters' interpretations (``unread``), one that read the same names does not -- keyed alike, the
+        # first of the two to come decided for the other, and an answer hung on what was asked before it
+        key = (check.id, names, check.deciding, check.tags, self.players, not check.params)
         cache = self.rules.cite_cache
         hit = cache.get(key)
         if hit is None:  # worked out once per variant for each way a check can read
