@@ -144,8 +144,8 @@ def _field(field: fields.Field) -> Check:  # noqa: C901 -- one branch per field 
         low, high = _bounds(field, Length)
         low, high = low or 0, high if high is not None else math.inf
         key = _field(field.key_field) if field.key_field is not None else (lambda k: k)
-        raw_values = field.value_field is None or type(field.value_field) is fields.Raw
-        value = (lambda x: x) if raw_values else _field(field.value_field)
+        typed = field.value_field
+        value = _field(typed) if typed is not None and type(typed) is not fields.Raw else (lambda x: x)
 
         def mapping(v: Any) -> Any:
             if type(v) is not dict or not low <= len(v) <= high:

@@ -100,17 +100,18 @@ class Table:
         per rank does not apply."""
         judge = self.judge
         meld_rank = meld_rank_or_open(judge, cards)  # None where twos are open: check_meld says so
-        try:
-            present = bool(meld_rank) and not is_black_three(cards[0] if cards else JOKER) and self.has(meld_rank)
-        except MissingFact:  # the melds not listed may hold one of this rank: that matters only where one is the limit
-            present = False
-            if not joins:
-                with judge.rule("meld.one_per_rank"):
-                    if judge.param("meld.one_per_rank"):
-                        raise
-        if present and joins and self._listed(meld_rank) is None:
-            present = False  # said, not listed: these cards go onto that meld (the take rules it so)
-        if present and meld_rank is not None:
+        present = False
+        if meld_rank and not is_black_three(cards[0] if cards else JOKER):
+            try:
+                present = self.has(meld_rank)
+            except MissingFact:  # the melds not listed may hold one of this rank: that matters only where one is the limit
+                if not joins:
+                    with judge.rule("meld.one_per_rank"):
+                        if judge.param("meld.one_per_rank"):
+                            raise
+            if present and joins and self._listed(meld_rank) is None:
+                present = False  # said, not listed: these cards go onto that meld (the take rules it so)
+        if present and meld_rank:
             with judge.rule("meld.one_per_rank") as check:
                 one = judge.param("meld.one_per_rank")
                 check.result(not one, "meld.add_instead" if one else "meld.second_allowed", subject=subject,
