@@ -139,9 +139,14 @@ function renderRuling(ruling, labels, ctx) {
   if (!deciding.length && forPlayers(ruling, ruling.summary)) why.appendChild(h('p', { class: 'why-text', dataset: server }, ruling.summary));
   wrap.appendChild(why);
 
-  if (ruling.verdict === 'undetermined' && ruling.missing && ruling.missing.length) {
+  // A fact answered with a tap ("Does your team already have a meld of nines?"), asked in place; the rest
+  // are filled in on the form.
+  const tapped = ctx.fact ? (ruling.missing || []).filter((p) => RANK_FACT.test(p)) : [];
+  if (ruling.verdict === 'undetermined' && tapped.length) wrap.appendChild(rankQuestions(tapped, ctx));
+  const rest = (ruling.missing || []).filter((p) => !tapped.includes(p));
+  if (ruling.verdict === 'undetermined' && rest.length) {
     wrap.appendChild(h('div', { class: 'note-box missing' }, h('p', null, h('strong', null, t('ruling.needs'))),
-      h('ul', null, ruling.missing.map((p) => missingItem(p, labels, ctx))),
+      h('ul', null, rest.map((p) => missingItem(p, labels, ctx))),
       h('p', { class: 'muted' }, t(ctx.kind === 'options' ? 'ruling.fillInOptions' : 'ruling.fillIn'))));
   }
   if (ruling.consequences && ruling.consequences.length) {
@@ -181,6 +186,24 @@ function renderRuling(ruling, labels, ctx) {
     wrap.appendChild(box);
   }
   return wrap;
+}
+
+const RANK_FACT = /^\/situation\/team\/ranks\/([^/]+)$/;
+
+/** "Does your team already have a meld of nines?" Yes / No: the answer is a fact of the team, and the
+ *  question is asked again with it (`ctx.fact`). Under the ruling asked (not under a listed move) each
+ *  has its own id, `fact-rank-9`. */
+function rankQuestions(pointers, ctx) {
+  const box = h('section', { class: 'open-points rank-facts' }, h('h3', null, t('ruling.needs')));
+  pointers.forEach((pointer) => {
+    const rank = RANK_FACT.exec(pointer)[1];
+    const fs = h('fieldset', { class: 'open-point', id: ctx.kind === 'options' ? null : `fact-rank-${rank}`, dataset: { pointer } },
+      h('legend', null, t('fact.hasRank', { kinds: t(`kind.${rank}.n`) })));
+    fs.appendChild(h('div', { class: 'row answers' }, [true, false].map((value) => h('button', {
+      type: 'button', class: 'secondary answer', on: { click: () => ctx.fact(pointer, value) } }, t(value ? 'yes' : 'no')))));
+    box.appendChild(fs);
+  });
+  return box;
 }
 
 /** Where on the page a missing fact is entered: the view's map of pointers to fields (its longest prefix). */

@@ -228,9 +228,32 @@ function teamBlock(tm, opts) {
       fs.appendChild(meldList(() => tm.table, (v) => { tm.table = v; }, t('facts.tableMeld'), {
         hint: t('facts.tableMeldHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'table-meld' }));
     }
+    if (!nonEmpty(tm.table || []).length) rankFacts(tm).forEach((x) => fs.appendChild(x));
   }
   fs.appendChild(scoreField(o.scoreHint, !opened));
   return fs;
+}
+
+/** What the family said of the ranks its team has melded, its melds not listed ("no meld of nines"): each
+ *  answer given under a ruling stays on the form, to change or take back ("Not sure"). */
+function rankFacts(tm) {
+  return Object.keys(tm.ranks || {}).filter((r) => typeof tm.ranks[r] === 'boolean').map((r) =>
+    segmented(t('fact.hasRank', { kinds: t(`kind.${r}.n`) }), [[true, t('yes')], [false, t('no')], ['unsure', t('facts.rankUnsure')]],
+      () => tm.ranks[r], (v) => { if (v === 'unsure') delete tm.ranks[r]; else tm.ranks[r] = v; save(); renderFacts(); },
+      { name: `has-rank-${r}`, id: `has-rank-${r}` }));
+}
+
+/** The team's facts of the question on screen (its own form's). */
+function teamOfQuestion() {
+  return { take_pile: m.take, meld: m.meld, open: m.open, go_out: m.out, discard: m.discard, options: m.options }[m.question];
+}
+
+/** An answer to "Does your team already have a meld of nines?" under a ruling: kept with the form's facts. */
+function tellRank(pointer, value) {
+  const tm = teamOfQuestion();
+  tm.ranks = Object.assign({}, tm.ranks, { [pointer.split('/').pop()]: value });
+  save();
+  renderFacts();
 }
 
 function additionBlock(tm) {
@@ -282,6 +305,7 @@ function factsTake() {
     team.appendChild(meldList(() => tk.table, (v) => { tk.table = v; }, t('facts.tableMeld'), {
       hint: t('options.tableHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'table-meld' }));
   }
+  if ((tk.opened || 'yes') === 'yes' && !nonEmpty(tk.table || []).length) rankFacts(tk).forEach((x) => team.appendChild(x));
   team.appendChild(scoreField(null, tk.opened === 'no'));
   team.appendChild(checkbox(t('take.drew'), () => tk.drew, (v) => { tk.drew = v; save(); }, { id: 'drew' }));
   frag.appendChild(team);
@@ -377,6 +401,7 @@ function factsOptions() {
     table.appendChild(meldList(() => tm.table, (v) => { tm.table = v; }, t('facts.tableMeld'), {
       hint: t('options.tableHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'table-meld' }));
   }
+  if ((tm.opened || 'yes') === 'yes' && !nonEmpty(tm.table || []).length) rankFacts(tm).forEach((x) => table.appendChild(x));
   table.appendChild(scoreField(null, tm.opened === 'no'));
   table.appendChild(numberField(t('options.stock'), () => tm.stock, (v) => { tm.stock = v; save(); },
     { hint: t('options.stockHint'), id: 'stock-count' }));
@@ -429,6 +454,12 @@ function teamFacts(tm, labels, counted) {
   }
   team.opened = true;
   labels['/situation/team/melds'] = t('facts.tableMeld');
+  // The ranks it has melded or not, as the family said them (a tap under a ruling): only what was tapped.
+  const said = Object.entries(tm.ranks || {}).filter(([, v]) => typeof v === 'boolean');
+  if (said.length) {
+    team.ranks = Object.fromEntries(said);
+    said.forEach(([r]) => { labels[`/situation/team/ranks/${r}`] = t('fact.hasRank', { kinds: t(`kind.${r}.n`) }); });
+  }
   if (counted) team.canastas = (tm.natural || 0) + (tm.mixed || 0);
   return team;
 }
@@ -545,6 +576,7 @@ async function submit(ev) {
     question: m.question, fields: FIELDS,
     facts: JSON.stringify(m),
     answer: (name, value) => { setHouseRule(name, value); submit(); },
+    fact: (pointer, value) => { tellRank(pointer, value); submit(); },
   });
 }
 
@@ -600,7 +632,8 @@ function askOptions() {
   const body = { variant: m.variant, situation: built.situation };
   const house = houseRules();
   if (Object.keys(house).length) body.house_rules = house;
-  ruling.options(body, built.labels, { question: m.question, facts: JSON.stringify(m), fields: FIELDS });
+  ruling.options(body, built.labels, { question: m.question, facts: JSON.stringify(m), fields: FIELDS,
+    fact: (pointer, value) => { tellRank(pointer, value); askOptions(); } });
 }
 
 // ==========================================================================================

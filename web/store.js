@@ -30,13 +30,13 @@ export const SETTLE_KEY = 'cr.settle';
 export function blankFacts() {
   return {
     question: 'take_pile', players: 4, score: '', firstRound: false, house: {},
-    take: { top: [], wild: false, red3: false, black3: false, with: [], opened: 'yes', drew: false, melds: [[]], table: [[]] },
-    meld: { melds: [[]], add: [], addTo: '', opened: 'yes', natural: 0, mixed: 0, table: [[]], left: 2 },
+    take: { top: [], wild: false, red3: false, black3: false, with: [], opened: 'yes', drew: false, melds: [[]], table: [[]], ranks: {} },
+    meld: { melds: [[]], add: [], addTo: '', opened: 'yes', natural: 0, mixed: 0, table: [[]], ranks: {}, left: 2 },
     open: { melds: [[]], left: 2 },
-    out: { melds: [[]], add: [], addTo: '', discard: [], opened: 'yes', natural: 0, mixed: 0, table: [[]], concealed: false },
+    out: { melds: [[]], add: [], addTo: '', discard: [], opened: 'yes', natural: 0, mixed: 0, table: [[]], ranks: {}, concealed: false },
     discard: { card: [], left: 2, natural: 0, mixed: 0 },
     // "What may I do?": its own short form -- my hand, what the table shows, where I am in the turn.
-    options: { hand: [], top: [], wild: false, red3: false, black3: false, opened: 'yes', table: [[]], stock: '', turn: 'before' },
+    options: { hand: [], top: [], wild: false, red3: false, black3: false, opened: 'yes', table: [[]], ranks: {}, stock: '', turn: 'before' },
   };
 }
 

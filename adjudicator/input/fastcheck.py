@@ -144,14 +144,14 @@ def _field(field: fields.Field) -> Check:  # noqa: C901 -- one branch per field 
         low, high = _bounds(field, Length)
         low, high = low or 0, high if high is not None else math.inf
         key = _field(field.key_field) if field.key_field is not None else (lambda k: k)
-        if field.value_field is not None and type(field.value_field) is not fields.Raw:
-            raise Unknown(field)
+        typed = field.value_field
+        value = _field(typed) if typed is not None and type(typed) is not fields.Raw else (lambda x: x)
 
         def mapping(v: Any) -> Any:
             if type(v) is not dict or not low <= len(v) <= high:
                 return NOT_SURE
-            for k in v:
-                if key(k) is NOT_SURE:
+            for k, x in v.items():
+                if key(k) is NOT_SURE or value(x) is NOT_SURE:
                     return NOT_SURE
             return dict(v)
         return mapping

@@ -33,7 +33,7 @@ from ..model.errors import COUNTED, MAX_ISSUES, AdjudicatorError, ImpossibleInpu
 from ..model.messages import Items, Word
 from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, CompareRequest, OptionsRequest, RulingRequest, ScoreRequest, \
     TeamRound
-from ..model.situation import EMPTY_SIDE, NOT_GIVEN, PileUnnamed, Side, Situation
+from ..model.situation import EMPTY_SIDE, MELD_RANKS, NOT_GIVEN, PileUnnamed, Side, Situation, rank_facts
 from ..rules.table_check import deck_issues
 from ..variants import Variant
 
@@ -222,7 +222,23 @@ def _side(raw: dict | None, base: str, melds_at: str, issues: list[Issue]) -> Si
         return EMPTY_SIDE
     melds = raw.get("melds")
     return Side(raw.get("score"), None if melds is None else meld_list(melds, base, issues, melds_at),
-                raw.get("red_threes"), raw.get("opened"), raw.get("canastas"))
+                raw.get("red_threes"), raw.get("opened"), raw.get("canastas"),
+                _ranks(raw.get("ranks"), base + melds_at.rpartition("/")[0] + "/ranks", issues))
+
+
+def _ranks(raw: dict | None, at: str, issues: list[Issue]) -> tuple[tuple[str, bool], ...]:
+    """``ranks`` (rank -> whether the team has a meld of it; null: not known) as the pairs of a
+    :class:`Side` (the shape has checked the values); a key that names no rank a meld is made of is pointed at."""
+    if not raw:
+        return ()
+    pairs = []
+    for code, has in raw.items():
+        where = at + pointer(code)
+        if code.upper() not in MELD_RANKS:
+            issues.append(issue(where, "error.team_rank"))
+        else:
+            pairs.append((code, has))
+    return rank_facts(pairs) if not issues else ()
 
 
 def action(raw: dict, base: str = "/action") -> Action:

@@ -42,6 +42,7 @@ MAX_VARIANTS = 64
 MAX_PLAYERS = 12
 MAX_LOG_MOVES = 2000  # moves and events in one replayed round (a round of four rarely takes 200)
 RANK_MAX_LENGTH = 4
+MAX_RANK_FACTS = 13  # team.ranks: one per rank at most
 MAX_LANGUAGE_LENGTH = 35
 
 
@@ -83,6 +84,9 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
         red_threes = StrictInteger(allow_none=True, validate=Range(min=0, max=max_red_threes))
         opened = StrictBoolean(allow_none=True)
         canastas = StrictInteger(allow_none=True, validate=Range(min=0, max=max_cards // 7))
+        # rank -> whether the team has a meld of it (null: not known); which ranks, parse.py says (one place)
+        ranks = fields.Dict(keys=StrictString(validate=Length(min=1, max=RANK_MAX_LENGTH)),
+                            values=StrictBoolean(allow_none=True), validate=Length(max=MAX_RANK_FACTS), allow_none=True)
 
     class Player(StrictSchema):
         hand = card_list(allow_none=True)
@@ -314,11 +318,15 @@ def _issues(messages: Any, prefix: str = "") -> tuple[list[Issue], int]:
     def walk(node: Any, pointer: str) -> None:
         nonlocal count
         if isinstance(node, dict):
+            # a mapping's member faults come as {"key": [...]} / {"value": [...]}: they point at the member
+            # (no schema here has a field called key or value)
+            member = set(node) <= {"key", "value"} and all(isinstance(v, list) for v in node.values())
             for key, value in node.items():
                 if key == MORE:  # faults a list only counted (shape_fields.CardList)
                     count += value
                     continue
-                walk(value, pointer if key == "_schema" else
+                within = key == "_schema" or member
+                walk(value, pointer if within else
                      (pointer + json_pointer(key) if len(out) < MAX_ISSUES else pointer))
         elif isinstance(node, (list, tuple)):
             for item in node:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .cards import parse_all, parse_melds, table_canonical
+from .cards import RANKS, parse_all, parse_melds, table_canonical
 
 _set_dict = object.__setattr__
 
@@ -36,6 +36,13 @@ class Side:
     False, which is the same fact as ``melds == ()`` and is made so here) and ``canastas`` (how many
     canastas it has completed). A check that needs the melds themselves finds them missing; a check that
     needs only these facts reads them (:meth:`Situation.need_team_opened`, :class:`~adjudicator.rules.table.Table`).
+
+    ``ranks``: the ranks the team has melded, as far as the family says them at a glance -- ``(("9", False),)``
+    says "we have no meld of nines", ``(("9", True),)`` "we have one" (its cards not listed, so the team has
+    opened). A rank not named is not known; the ranks are those a meld of one rank is made of (A to 4: black
+    threes are melded only going out, twos are never a meld's rank in every reading). Kept in canonical form:
+    rank codes (``"T"`` is ``"10"``) in the deck's order, one pair per rank. A check that needs only whether the team has a meld of a rank (one meld
+    per rank) reads it; one that needs that meld's cards still finds the melds missing.
     """
 
     score: int | None
@@ -43,9 +50,11 @@ class Side:
     red_threes: int | None
     opened: bool | None
     canastas: int | None
+    ranks: tuple[tuple[str, bool], ...]
 
     def __init__(self, score: int | None = None, melds: tuple[tuple[str, ...], ...] | None = None,
-                 red_threes: int | None = None, opened: bool | None = None, canastas: int | None = None):
+                 red_threes: int | None = None, opened: bool | None = None, canastas: int | None = None,
+                 ranks=()):
         if melds is None and opened is False:
             melds = ()  # a team that has not opened has no melds: one fact, one form
         _S_SCORE(self, score)  # the slots set directly: a frozen dataclass's __init__ sets each by object.__setattr__
@@ -53,6 +62,14 @@ class Side:
         _S_RED(self, red_threes)
         _S_OPENED(self, opened)
         _S_CANASTAS(self, canastas)
+        _S_RANKS(self, rank_facts(ranks))
+
+    def has_meld_of(self, rank: str) -> bool | None:
+        """Whether the family said the team has a meld of ``rank`` (None: not said)."""
+        for said, has in self.ranks:
+            if said == rank:
+                return has
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +83,28 @@ class PileUnnamed:
     red_three_first: bool | None = None
 
 
-_S_SCORE, _S_MELDS, _S_RED, _S_OPENED, _S_CANASTAS = (
-    Side.__dict__[name].__set__ for name in ("score", "melds", "red_threes", "opened", "canastas"))
-_SIDE_SETTERS = (_S_SCORE, _S_MELDS, _S_RED, _S_OPENED, _S_CANASTAS)
+def rank_facts(ranks) -> tuple[tuple[str, bool], ...]:
+    """``ranks`` (a mapping rank -> bool, or pairs) in canonical form: rank codes in the deck's order, a rank
+    said None left out. A code that names no rank is a :class:`ValueError` (the parser points at it first)."""
+    if not ranks:
+        return ()
+    pairs = ranks.items() if hasattr(ranks, "items") else ranks
+    said: dict[str, bool] = {}
+    for code, has in pairs:
+        rank = _RANK_CODES.get(str(code).upper())
+        if rank is None or rank not in MELD_RANKS:
+            raise ValueError(f"not a rank: {code!r}")
+        if has is not None:
+            said[rank] = bool(has)
+    return tuple((r, said[r]) for r in RANKS if r in said)
+
+
+_RANK_CODES = {r: r for r in RANKS} | {"T": "10"}
+MELD_RANKS = frozenset(("A", "K", "Q", "J", "10", "T", "9", "8", "7", "6", "5", "4"))  # the ranks ``ranks`` may name
+
+_S_SCORE, _S_MELDS, _S_RED, _S_OPENED, _S_CANASTAS, _S_RANKS = (
+    Side.__dict__[name].__set__ for name in ("score", "melds", "red_threes", "opened", "canastas", "ranks"))
+_SIDE_SETTERS = (_S_SCORE, _S_MELDS, _S_RED, _S_OPENED, _S_CANASTAS, _S_RANKS)
 EMPTY_SIDE = Side()
 
 
@@ -174,14 +210,14 @@ class Situation:
             return bool(team.melds)
         if team.opened is not None:
             return team.opened
-        if team.canastas:
+        if team.canastas or any(has for _, has in team.ranks):
             return True
         raise MissingFact(self.base + "/team/melds")
 
     def team_has_opened(self) -> bool:
         """Whether the team is known to have opened (listed melds, or the fact given without them)."""
         team = self.team
-        return bool(team.melds) or team.opened is True or bool(team.canastas)
+        return bool(team.melds) or team.opened is True or bool(team.canastas) or any(has for _, has in team.ranks)
 
     def team_melds_or_unknown(self) -> tuple[tuple[str, ...], ...] | None:
         """The team's melds, or None for a team known to have opened whose melds are not listed (a check that
@@ -262,7 +298,7 @@ class PartSide(Side):
     red_threes = _withheld("side.red_threes", "/red_threes")  # type: ignore[assignment]
 
     def _facts(self) -> tuple:
-        return (self.melds, self.opened, self.canastas, self.at)
+        return (self.melds, self.opened, self.canastas, self.ranks, self.at)
 
     def __eq__(self, other):
         return type(other) is PartSide and self._facts() == other._facts()
@@ -271,7 +307,7 @@ class PartSide(Side):
         return hash((PartSide, *self._facts()))
 
     def __repr__(self):
-        return f"PartSide(melds={self.melds!r}, opened={self.opened!r}, canastas={self.canastas!r})"
+        return f"PartSide(melds={self.melds!r}, opened={self.opened!r}, canastas={self.canastas!r}, ranks={self.ranks!r})"
 
 
 def _part_side(side: Side, at: str, reads: list) -> PartSide:
@@ -279,6 +315,7 @@ def _part_side(side: Side, at: str, reads: list) -> PartSide:
     _SIDE_SETTERS[1](made, side.melds)
     _SIDE_SETTERS[3](made, side.opened)
     _SIDE_SETTERS[4](made, side.canastas)
+    _SIDE_SETTERS[5](made, side.ranks)
     object.__setattr__(made, "at", at)
     object.__setattr__(made, "reads", reads)
     return made

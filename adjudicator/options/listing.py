@@ -339,7 +339,8 @@ def _matters(name: str, situation: Situation, after_draw: bool) -> bool:
         return any(c[:-1] == "2" for c in cards)
     if name == "meld.one_per_rank":  # a rank the hand holds and the team has melded
         held = {c[:-1] for c in situation.hand or () if c != "JK"}
-        return opened and any(sure_rank(m) in held for m in situation.team.melds or ())
+        return opened and (any(sure_rank(m) in held for m in situation.team.melds or ())
+                           or any(has and rank in held for rank, has in situation.team.ranks))  # said, not listed
     if name == "opening.negative":
         return not opened and (situation.team.score or 0) < 0
     if name == "pile.cards_usable_same_turn":

@@ -64,7 +64,8 @@ def team_table(judge: Judge, situation: Situation, opponents: bool = True) -> Ta
     listed) unknown, with the canastas the situation says it has."""
     team = situation.team
     return Table(judge, situation.team_melds_or_unknown(), (situation.opponents.melds or ()) if opponents else (),
-                 unknown=situation.base + "/team/melds", canastas=team.canastas)
+                 unknown=situation.base + "/team/melds", canastas=team.canastas, ranks=team.ranks,
+                 ranks_at=situation.base + "/team/ranks")
 
 
 def rule_once(situation: Situation, action: Action, rules: Variant) -> Ruling:

@@ -15,14 +15,18 @@ class Table:
 
     ``existing`` None: the team has opened but its melds are not listed (``unknown`` points at them). Then
     only what the action lays is known: a check that needs an earlier meld (is there one of this rank? how
-    many canastas?) finds it missing, unless the situation gives the fact itself (``canastas``).
+    many canastas?) finds it missing, unless the situation gives the fact itself (``canastas``; ``ranks``, the
+    ranks the team has or has not melded, each missing at ``ranks_at``/rank when not said).
     """
 
-    def __init__(self, judge: Judge, existing, opponents=(), unknown: str | None = None, canastas: int | None = None):
+    def __init__(self, judge: Judge, existing, opponents=(), unknown: str | None = None, canastas: int | None = None,
+                 ranks: tuple = (), ranks_at: str = ""):
         self.judge = judge
         self.opponents = opponents  # the opponents' melds: never added to, where the text says so
         self.unknown: str = (unknown or "") if existing is None else ""
         self.known_canastas = canastas
+        self.known_ranks = dict(ranks)
+        self.ranks_at = ranks_at or self.unknown
         self.before = [list(m) for m in existing or ()]
         self.melds = [list(m) for m in existing or ()]
         self.grown: set[int] = set()
@@ -32,8 +36,7 @@ class Table:
         """The melds not listed are needed: say so (the check running, or the ruling, stops on it)."""
         raise MissingFact(self.unknown)
 
-    def find(self, meld_rank: str) -> int | None:
-        """The index of the team's meld of ``meld_rank`` (read from its sure cards where twos are open)."""
+    def _listed(self, meld_rank: str) -> int | None:
         for i, m in enumerate(self.melds):
             try:
                 found = natural_rank(self.judge, m)
@@ -41,9 +44,28 @@ class Table:
                 found = sure_rank(m)
             if found == meld_rank:
                 return i
-        if self.unknown:  # the melds not listed may hold one
-            self.missing()
         return None
+
+    def find(self, meld_rank: str) -> int | None:
+        """The index of the team's meld of ``meld_rank`` (read from its sure cards where twos are open). Among
+        melds not listed, one the family says the team has not got is none; any other is missing (its cards
+        are needed)."""
+        found = self._listed(meld_rank)
+        if found is None and self.unknown and self.known_ranks.get(meld_rank) is not False:
+            self.missing()  # the melds not listed may hold one (or do: its cards are not known)
+        return found
+
+    def has(self, meld_rank: str) -> bool:
+        """Whether the team has a meld of ``meld_rank`` (listed, laid by this action, or said without its cards);
+        where its melds are not listed and nobody said, the fact is missing: "do you have a meld of nines?"."""
+        if self._listed(meld_rank) is not None:
+            return True
+        if not self.unknown:
+            return False
+        said = self.known_ranks.get(meld_rank)
+        if said is None:
+            raise MissingFact(f"{self.ranks_at}/{meld_rank}")
+        return said
 
     def _only_rank(self) -> str | None:
         """The rank of the team's one meld, where it has exactly one (cards without a natural card, added
@@ -78,15 +100,18 @@ class Table:
         per rank does not apply."""
         judge = self.judge
         meld_rank = meld_rank_or_open(judge, cards)  # None where twos are open: check_meld says so
-        try:
-            target = self.find(meld_rank) if meld_rank and not is_black_three(cards[0] if cards else JOKER) else None
-        except MissingFact:  # the melds not listed may hold one of this rank: that matters only where one is the limit
-            target = None
-            if not joins:
-                with judge.rule("meld.one_per_rank"):
-                    if judge.param("meld.one_per_rank"):
-                        raise
-        if target is not None and meld_rank is not None:
+        present = False
+        if meld_rank and not is_black_three(cards[0] if cards else JOKER):
+            try:
+                present = self.has(meld_rank)
+            except MissingFact:  # the melds not listed may hold one of this rank: that matters only where one is the limit
+                if not joins:
+                    with judge.rule("meld.one_per_rank"):
+                        if judge.param("meld.one_per_rank"):
+                            raise
+            if present and joins and self._listed(meld_rank) is None:
+                present = False  # said, not listed: these cards go onto that meld (the take rules it so)
+        if present and meld_rank:
             with judge.rule("meld.one_per_rank") as check:
                 one = judge.param("meld.one_per_rank")
                 check.result(not one, "meld.add_instead" if one else "meld.second_allowed", subject=subject,

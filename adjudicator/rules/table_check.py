@@ -28,10 +28,11 @@ from ..model.actions import Action
 from ..model.enums import ActionType
 from ..model.errors import ImpossibleInput, Issue, issue
 from ..model.findings import CannotHappen, Finding
-from ..model.messages import Card, Items, Message, ParamValue, Param, Word, msg
+from ..model.messages import Card, Items, Message, ParamValue, Param, Rank, Word, msg
 from ..model.situation import Situation
 from ..variants import Variant
 from .judge import cited
+from .melds import sure_rank
 from .possible import Fault, probe, rule_failed
 from .readings import MAX_POINTS, TableDoubt, each_reading, reading_key
 from ..words.clauses import reading_message
@@ -232,6 +233,8 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> TableDoubt | Non
             raise ImpossibleInput([issue(f"{base}/{name}/opened", "error.opened_contradicts_melds")])
         if side.canastas and side.melds == ():
             raise ImpossibleInput([issue(f"{base}/{name}/canastas", "error.canastas_unopened")])
+        if side.ranks:
+            _check_ranks(side, f"{base}/{name}/ranks")
     if any("3H" in meld or "3D" in meld for side in (sit.team, sit.opponents) for meld in side.melds or ()):
         raise ImpossibleInput([issue(f"{base}/{name}/melds/{m}/{i}", "error.red_three_in_meld", card=Card(c))
                                for name, side in (("team", sit.team), ("opponents", sit.opponents))
@@ -333,3 +336,15 @@ def _minus(have, used) -> list[str]:
     for card in used:
         rest.remove(card)
     return rest
+
+
+def _check_ranks(side, at: str) -> None:
+    """What a family says of the ranks its team has melded must agree with the team's melds where both are
+    given, and a meld of a rank means the team has opened."""
+    listed = None if side.melds is None else [sure_rank(m) for m in side.melds]
+    for rank, has in side.ranks:
+        if has and side.melds == ():
+            raise ImpossibleInput([issue(f"{at}/{rank}", "error.rank_unopened", rank=Rank(rank))])
+        if listed is None or has == (rank in listed) or (has and None in listed):
+            continue  # agrees (a listed meld of no sure rank -- wild cards only -- may be the one said)
+        raise ImpossibleInput([issue(f"{at}/{rank}", "error.rank_contradicts_melds", rank=Rank(rank))])

@@ -359,6 +359,12 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.melded_without_melds": "The player cannot have melded while the team has no melds.",
     "error.opened_contradicts_melds": "This says whether the team has opened, and its melds say the opposite.",
     "error.canastas_unopened": "A team that has not opened has no canastas.",
+    "error.team_rank": "This must be the rank of a meld, such as K or 10 (not a two or a three).",
+    "error.rank_unopened": "A team that has not opened has no meld of {rank:pl}.",
+    "error.rank_contradicts_melds": "This says whether the team has a meld of {rank:pl}, and its melds say the "
+                                    "opposite.",
+    # a fact of the situation (see FACTS): /situation/team/ranks/<rank>, the one fact named by its rank
+    "fact.team_has_rank": "whether your team already has a meld of {rank:pl}",
     "error.red_three_in_meld": "{card} is a red three, which is never melded: it cannot lie in a meld.",
     "error.pile_cards_without_take": "Cards can come from the pile this turn only when the player took the pile.",
     "error.more_than_deck": "More than the {limit} cards of the deck of {variant}.",

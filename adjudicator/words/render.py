@@ -291,6 +291,9 @@ def card(code: str, lang: str) -> str:
 def fact(pointer: str, lang: str) -> str:
     """A fact of the situation by what it is ("your team's score before this round")."""
     path = pointer[pointer.find("/", 1):] if pointer.startswith("/situation") else pointer
+    head, _, rank = path.rpartition("/")
+    if head == "/team/ranks" and f"rank.{rank}" in ENGLISH:  # "whether your team already has a meld of nines"
+        return _formatter(lang).fill(text("fact.team_has_rank", lang), {"rank": Rank(rank)})
     key = f"fact{path}"
     return text(key, lang) if key in ENGLISH else path.strip("/").replace("/", " ")
 

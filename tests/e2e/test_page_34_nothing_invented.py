@@ -43,6 +43,7 @@ class Picker:
     def __init__(self, page):
         self.page = page
         self.picked: Counter = Counter()
+        self.ranks: dict[str, bool] = {}  # "Does your team already have a meld of nines?" as the player answered
 
     def __call__(self, field_id: str, kind_: str, count: int = 1):
         field = self.page.locator(f"#{field_id}")
@@ -66,6 +67,8 @@ def check_nothing_invented(body: dict, picker: Picker, form: str):
     assert not invented, f"{form}: the request holds cards nobody picked: {dict(invented)}"
     acted = Counter(kind(c) for c in cards_in(body.get("action")))
     assert not acted - picker.picked, f"{form}: the action holds cards nobody picked: {dict(acted - picker.picked)}"
+    said = (body["situation"].get("team") or {}).get("ranks") or {}
+    assert said == picker.ranks, f"{form}: the team's ranks sent are not what the player answered: {said}"
 
 
 def watch(page, path):
@@ -162,3 +165,38 @@ def test_a_frozen_pile_said_in_words_is_ruled_and_a_missing_card_said(phone):
     expect(page.locator("#ruling .verdict")).to_have_attribute("data-verdict", "illegal")
     assert sent[-1]["situation"]["pile_unnamed"]["wild"] is True
     assert sent[-1]["situation"]["team"].get("opened") is True and "melds" not in sent[-1]["situation"]["team"]
+
+
+@pytest.mark.parametrize("variant", ["sv-classic", "da-ludo", "no-pagat", "sv-gamerules"])
+def test_whether_the_team_has_nines_is_sent_only_as_tapped(phone, variant):
+    """A new meld of nines, the team opened with its melds not listed: the referee asks whether the team
+    already has a meld of nines. The page sends no answer until the player taps one, then exactly that; the
+    answer stays on the form, and "Not sure" takes it back."""
+    page, base = phone
+    open_page(page, base)
+    sent = watch(page, "/v1/adjudicate")
+    page.locator(f"label[for=variant-{variant}]").tap()
+    page.locator("label[for=question-meld]").tap()
+    page.locator("#clear-facts").tap()
+    pick = Picker(page)
+    pick("new-meld-0", "9", 3)
+    page.locator("#rule-button").tap()
+    question = page.locator("#fact-rank-9")
+    expect(question).to_be_visible()
+    check_nothing_invented(sent[-1], pick, "meld")
+    assert "/situation/team/ranks/9" in page.evaluate("() => [...document.querySelectorAll('#ruling [data-pointer]')]"
+                                                      ".map((e) => e.dataset.pointer)")
+    question.get_by_role("button").last.tap()  # No
+    expect(page.locator("#fact-rank-9")).to_have_count(0)
+    expect(page.locator("#ruling .verdict")).to_be_visible()
+    pick.ranks = {"9": False}
+    check_nothing_invented(sent[-1], pick, "meld")
+    said = page.locator("#has-rank-9")
+    expect(said.locator("input[value=false]")).to_be_checked()
+    before = len(sent)
+    said.locator("label").last.tap()  # Not sure
+    page.locator("#rule-button").tap()
+    expect(page.locator("#fact-rank-9")).to_be_visible()
+    assert len(sent) > before
+    pick.ranks = {}
+    check_nothing_invented(sent[-1], pick, "meld")

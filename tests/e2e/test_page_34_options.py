@@ -197,3 +197,35 @@ def test_no_question_form_shows_a_fill_in_it_cannot_fill(phone, variant):
             field = item.get_attribute("data-field")
             assert field, f"{question}: '{item.inner_text()}' cannot be filled in on the page"
             expect(page.locator(f"#{field}")).to_have_count(1)
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_whether_the_team_has_nines_is_answered_under_a_listed_move(phone_at, live_server, ui_packs, lang):
+    """"What may I do?" with nines in hand, the team opened, its melds not listed: a new meld of nines is not
+    settled until the family says whether the team already has one. That question is asked in words under the
+    move and answered with a tap; the list is asked again with the answer, and the move is settled."""
+    page = phone_at(locale=LOCALES[lang])
+    words = ui_packs[lang]
+    open_page(page, live_server)
+    tap = Taps(page)
+    tap(page.locator("label[for=variant-sv-classic]"))
+    tap(page.locator("#options-button"))
+    pick(tap, page.locator("#field-hand"), "9", 3)
+    pick(tap, page.locator("#field-hand"), "K")
+    pick(tap, page.locator("#field-hand"), "5")  # two cards kept: the meld needs no canasta to go out
+    tap(page.locator("label[for=turn-after]"))
+    sent = []
+    page.on("request", lambda r: sent.append(json.loads(r.post_data)) if r.method == "POST" and "/v1/options" in r.url else None)
+    tap(page.locator("#options-button"))
+    body = options_shown(page)
+    move = body.locator('.option-button[data-key="meld:9"]').first
+    expect(move.locator(".pill")).to_have_text(words["verdict.undetermined"])
+    tap(move)
+    question = body.locator('.option-why:not([hidden]) fieldset[data-pointer="/situation/team/ranks/9"]')
+    expect(question.locator("legend")).to_have_text(words["fact.hasRank"].replace("x", words["kind.9.n"]))
+    assert "/situation" not in question.inner_text()
+    tap(question.get_by_role("button", name=words["no"]))
+    body = options_shown(page)
+    expect(body.locator('.option-button[data-key="meld:9"]').first.locator(".pill")).to_have_text(words["verdict.legal"])
+    assert sent[-1]["situation"]["team"]["ranks"] == {"9": False}
+    expect(page.locator("#has-rank-9 input[value=false]")).to_be_checked()  # kept on the form, to change

@@ -158,6 +158,7 @@ export default {
   'q.score.red_three': "Hvor mange point er en rød 3'er værd?",
   'q.wild.twos': 'Er 2\'erne jokere hos jer?',
   'q.meld.one_per_rank': 'Har et hold kun én melding af hver rang?',
+  'fact.hasRank': (v) => `Har holdet allerede en melding af ${v.kinds}?`, 'facts.rankUnsure': 'Ved ikke',
   'q.card_value.black_three': 'Hvor mange point er en sort 3\'er værd?',
   'q.black_three.meld_wilds_allowed': 'Må en melding af sorte 3\'ere indeholde jokere?',
   'q.opening.negative': 'Hvad er åbningskravet, når holdet har minuspoint?',

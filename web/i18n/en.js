@@ -165,6 +165,7 @@ export default {
   'q.score.red_three': 'How many points is a red three worth?',
   'q.wild.twos': 'Are twos wild in your game?',
   'q.meld.one_per_rank': 'Does a team keep just one meld of each rank?',
+  'fact.hasRank': (v) => `Does your team already have a meld of ${v.kinds}?`, 'facts.rankUnsure': 'Not sure',
   'q.card_value.black_three': 'How many points is a black three worth?',
   'q.black_three.meld_wilds_allowed': 'May a meld of black threes hold wild cards?',
   'q.opening.negative': 'How much must a team with a minus score meld to open?',

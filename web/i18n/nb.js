@@ -158,6 +158,7 @@ export default {
   'q.score.red_three': 'Hvor mange poeng er en rød treer verdt?',
   'q.wild.twos': 'Er toerne jokerskort hos dere?',
   'q.meld.one_per_rank': 'Har et lag bare én melding av hver valør?',
+  'fact.hasRank': (v) => `Har laget allerede en melding av ${v.kinds}?`, 'facts.rankUnsure': 'Vet ikke',
   'q.card_value.black_three': 'Hvor mange poeng er en svart treer verdt?',
   'q.black_three.meld_wilds_allowed': 'Kan en melding av svarte treere inneholde jokerskort?',
   'q.opening.negative': 'Hva er åpningskravet når laget har minuspoeng?',

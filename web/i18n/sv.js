@@ -158,6 +158,7 @@ export default {
   'q.score.red_three': 'Hur många poäng är en röd trea värd?',
   'q.wild.twos': 'Är tvåorna vildkort hos er?',
   'q.meld.one_per_rank': 'Har ett lag bara en sättning av varje valör?',
+  'fact.hasRank': (v) => `Har laget redan en sättning av ${v.kinds}?`, 'facts.rankUnsure': 'Vet inte',
   'q.card_value.black_three': 'Hur många poäng är en svart trea värd?',
   'q.black_three.meld_wilds_allowed': 'Får en sättning av svarta treor innehålla vildkort?',
   'q.opening.negative': 'Hur mycket krävs för första utläggningen när laget har minuspoäng?',
