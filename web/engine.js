@@ -55,10 +55,25 @@ function setState(next) {
   }
 }
 
-/** Seconds left at the rate so far (null until there is one). */
+/**
+ * Bytes per second this phone's connection carried the page itself (its first visit, as the browser
+ * timed it), or null: the estimate said before the engine's own bytes give a rate.
+ */
+function pageRate() {
+  const entries = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
+    .filter((e) => e.transferSize > 0 && e.responseEnd > e.requestStart);
+  if (!entries.length) return null;
+  const bytes = entries.reduce((a, e) => a + e.transferSize, 0);
+  const ms = Math.max(...entries.map((e) => e.responseEnd)) - Math.min(...entries.map((e) => e.requestStart));
+  return ms > 0 && bytes > 20000 ? (bytes / ms) * 1000 : null;
+}
+
+/** Seconds left: at the rate so far, or before there is one at the rate the page came at (else null). */
 function secondsLeft(share) {
   const elapsed = (performance.now() - began) / 1000;
-  return share > 0.02 && elapsed > 1 ? (elapsed / share) * (1 - share) : null;
+  if (share > 0.02 && elapsed > 1) return (elapsed / share) * (1 - share);
+  const rate = pageRate();
+  return rate ? (onWire() * (1 - share)) / rate : null;
 }
 
 function show() {
