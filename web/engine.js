@@ -57,14 +57,22 @@ function setState(next) {
 
 /**
  * Bytes per second this phone's connection carried the page itself (its first visit, as the browser
- * timed it), or null: the estimate said before the engine's own bytes give a rate.
+ * timed it), or null: the estimate said before the engine's own bytes give a rate. Only the time
+ * bytes were arriving counts (each response from its first byte to its last, overlaps once), not the
+ * round trips before them, which the engine's few large files hardly pay.
  */
 function pageRate() {
   const entries = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
-    .filter((e) => e.transferSize > 0 && e.responseEnd > e.requestStart);
-  if (!entries.length) return null;
-  const bytes = entries.reduce((a, e) => a + e.transferSize, 0);
-  const ms = Math.max(...entries.map((e) => e.responseEnd)) - Math.min(...entries.map((e) => e.requestStart));
+    .filter((e) => e.transferSize > 0 && e.responseEnd > e.responseStart && e.responseStart > 0)
+    .sort((a, b) => a.responseStart - b.responseStart);
+  let bytes = 0;
+  let ms = 0;
+  let until = 0;
+  for (const e of entries) {
+    bytes += e.transferSize;
+    ms += Math.max(0, e.responseEnd - Math.max(e.responseStart, until));
+    until = Math.max(until, e.responseEnd);
+  }
   return ms > 0 && bytes > 20000 ? (bytes / ms) * 1000 : null;
 }
 
