@@ -21,7 +21,6 @@ const { keepWake, startEngine } = await import(`data:text/javascript;base64,${wo
 const [build, questionsFile] = process.argv.slice(2).map((p) => resolve(p));
 const questions = JSON.parse(readFileSync(questionsFile, 'utf8'));
 const { loadPyodide } = await import(`${build}/pyodide.mjs`);
-const { default: createPyodideModule } = await import(`${build}/pyodide.asm.mjs`);
 // Node's Buffer is a view on a shared pool: the engine gets bytes of its own.
 const referee = new Uint8Array(readFileSync(`${build}/referee.zip`));
 const seconds = {};
@@ -51,7 +50,7 @@ try {
   const freshAnswers = timed('answers_afresh', () => answerAll(fresh, 10));
   const snapshot = timed('wake_and_snapshot', () => keepWake(fresh));
   t0 = performance.now();
-  const restored = await startEngine({ loadPyodide, createPyodideModule, indexURL: `${build}/`, referee, snapshot });
+  const restored = await startEngine({ loadPyodide, indexURL: `${build}/`, referee, snapshot });
   seconds.start_from_snapshot = (performance.now() - t0) / 1000;
   const restoredAnswers = timed('answers_from_snapshot', () => answerAll(restored));
   process.stdout.write(JSON.stringify({ fresh: freshAnswers, restored: restoredAnswers, seconds, snapshot_bytes: snapshot.length }));

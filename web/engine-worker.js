@@ -47,28 +47,12 @@ export function unpackStored(FS, bytes, dir) {
 }
 
 /**
- * The memory a snapshot needs, made before Pyodide copies the snapshot in. This build's interpreter
- * brings its own memory (30 MiB to begin with) and takes no size from the loader, so a snapshot of
- * an interpreter that had grown would not fit: the module is made here (createPyodideModule, the
- * default export of pyodide.asm.mjs) and grown to the snapshot's size first.
- */
-function sizedFor(snapshot, createPyodideModule) {
-  const header = new DataView(snapshot.buffer, snapshot.byteOffset, 16);
-  const needed = snapshot.length - header.getUint32(4, true); // the memory image follows the header
-  return async (settings) => {
-    const module = await createPyodideModule(settings);
-    if (module.HEAP8.length < needed && !module.growMemory(needed)) throw new Error('no memory for the snapshot');
-    return module;
-  };
-}
-
-/**
  * Start the engine: from `snapshot` (the bytes keepWake() gave) when there is one, else afresh (and
- * then ready to keep a snapshot). `loadPyodide` is the runtime's and `createPyodideModule` the
- * default export of its pyodide.asm.mjs, `indexURL` where its files are, `referee` the bytes of
- * referee.zip. Resolves to {py, engine, restored}.
+ * then ready to keep a snapshot). `loadPyodide` is the runtime's,
+ * `indexURL` where its files are, `referee` the bytes of referee.zip. Resolves to {py, engine, restored}.
+ * Pyodide sizes the interpreter's memory to the snapshot itself.
  */
-export async function startEngine({ loadPyodide, createPyodideModule, indexURL, referee, snapshot }) {
+export async function startEngine({ loadPyodide, indexURL, referee, snapshot }) {
   const options = {
     indexURL,
     env: { PYTHONDONTWRITEBYTECODE: '1' }, // nothing to gain from writing .pyc files into memory
@@ -76,7 +60,7 @@ export async function startEngine({ loadPyodide, createPyodideModule, indexURL, 
     stderr: () => {},
     fsInit: (FS) => unpackStored(FS, referee, REFEREE_DIR), // before Python starts, also under a snapshot
   };
-  if (snapshot) Object.assign(options, { _loadSnapshot: snapshot, createPyodideModule: sizedFor(snapshot, createPyodideModule) });
+  if (snapshot) options._loadSnapshot = snapshot;
   else options._makeSnapshot = true;
   const py = await loadPyodide(options);
   if (!snapshot) py.runPython(`import sys; sys.path.insert(0, '${REFEREE_DIR}')`);
@@ -106,14 +90,13 @@ async function boot(base, cacheName) {
   // The interpreter's WebAssembly is compiled at once, straight from the cache (not streamed through the
   // service worker, which halves its reading), while the rest loads; Pyodide is handed the compiled module.
   const compiling = WebAssembly.compileStreaming(cache.match(`${base}pyodide.asm.wasm`));
-  const runtime = import(`${base}pyodide.asm.mjs`);
   const [{ loadPyodide }, referee, stored] = await Promise.all([
     import(`${base}pyodide.mjs`), bytesOf(`${base}referee.zip`), cache.match(base + SNAPSHOT)]);
   if (stored) {
     try {
-      const [snapshot, { default: createPyodideModule }, module] = await Promise.all([stored.arrayBuffer(), runtime, compiling]);
+      const [snapshot, module] = await Promise.all([stored.arrayBuffer(), compiling]);
       const engine = await withModule(module, () => startEngine({
-        loadPyodide, createPyodideModule, indexURL: base, referee, snapshot: new Uint8Array(snapshot) }));
+        loadPyodide, indexURL: base, referee, snapshot: new Uint8Array(snapshot) }));
       kept = true;
       return engine;
     } catch (e) {

@@ -55,10 +55,33 @@ function setState(next) {
   }
 }
 
-/** Seconds left at the rate so far (null until there is one). */
+/**
+ * Bytes per second this phone's connection carried the page itself (its first visit, as the browser
+ * timed it), or null: the estimate said before the engine's own bytes give a rate. Only the time
+ * bytes were arriving counts (each response from its first byte to its last, overlaps once), not the
+ * round trips before them, which the engine's few large files hardly pay.
+ */
+function pageRate() {
+  const entries = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
+    .filter((e) => e.transferSize > 0 && e.responseEnd > e.responseStart && e.responseStart > 0)
+    .sort((a, b) => a.responseStart - b.responseStart);
+  let bytes = 0;
+  let ms = 0;
+  let until = 0;
+  for (const e of entries) {
+    bytes += e.transferSize;
+    ms += Math.max(0, e.responseEnd - Math.max(e.responseStart, until));
+    until = Math.max(until, e.responseEnd);
+  }
+  return ms > 0 && bytes > 20000 ? (bytes / ms) * 1000 : null;
+}
+
+/** Seconds left: at the rate so far, or before there is one at the rate the page came at (else null). */
 function secondsLeft(share) {
   const elapsed = (performance.now() - began) / 1000;
-  return share > 0.02 && elapsed > 1 ? (elapsed / share) * (1 - share) : null;
+  if (share > 0.02 && elapsed > 1) return (elapsed / share) * (1 - share);
+  const rate = pageRate();
+  return rate ? (onWire() * (1 - share)) / rate : null;
 }
 
 function show() {

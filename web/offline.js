@@ -34,10 +34,12 @@ function whenControlled(ms) {
 async function warm() {
   try {
     await whenControlled(8000);
-    if (!firstWarm) { firstWarm = true; await loadVariants(); } // once more, now through the worker's cache
-    await matrix();
-    emit('data-changed');
-    await Promise.all(cache.variants.map((v) => sourceText(v.id)));
+    // All asked at once, each a round trip on a slow link: the variants once more (now through the
+    // worker's cache), the matrix, every source text (the page knows the variants from its first screen).
+    const again = firstWarm ? null : loadVariants();
+    firstWarm = true;
+    const texts = Promise.all(cache.variants.map((v) => sourceText(v.id)));
+    await Promise.all([again, matrix().then(() => emit('data-changed')), texts]);
   } catch (e) { /* offline or refused: tried again on the next visit */ }
 }
 

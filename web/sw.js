@@ -61,13 +61,21 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
-async function cacheFirst(cacheName, request, key, fallbackAnySearch) {
+/**
+ * From the cache, else from the network and kept. `streamed` (an event): the response is handed on as its
+ * bytes arrive and kept meanwhile (the engine's megabytes: the page counts them as they come, for its
+ * progress and time left), instead of once it is whole and kept.
+ */
+async function cacheFirst(cacheName, request, key, fallbackAnySearch, streamed) {
   const cache = await caches.open(cacheName);
   const hit = await cache.match(key || request, MATCH);
   if (hit) return hit;
   try {
     const response = await fetch(request);
-    if (response.ok) await cache.put(key || request, response.clone());
+    if (response.ok) {
+      const kept = cache.put(key || request, response.clone());
+      if (streamed) streamed.waitUntil(kept.catch(() => {})); else await kept;
+    }
     return response;
   } catch (offline) {
     // Offline, the rule data in another language is better than none (quotes are never translated).
@@ -92,7 +100,7 @@ self.addEventListener('fetch', (event) => {
   } else if (/^\/web\/.+\.[0-9a-f]{10}\.[a-z0-9]+$/.test(url.pathname)) {
     event.respondWith(cacheFirst(SHELL_CACHE, request, url.pathname));
   } else if (ENGINE && url.pathname.startsWith(`/web/engine/${ENGINE}/`)) {
-    event.respondWith(cacheFirst(ENGINE_CACHE, request, url.pathname));
+    event.respondWith(cacheFirst(ENGINE_CACHE, request, url.pathname, false, event));
   } else if (isData(url)) {
     event.respondWith(cacheFirst(DATA_CACHE, request, dataKey(url), true));
   }

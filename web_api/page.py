@@ -57,7 +57,7 @@ from .caching import REVALIDATE
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 ENGINE_DIR = Path(__file__).resolve().parent.parent / "phone_engine" / "build"
-ENGINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
+ENGINE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
                 "referee.zip")
 IMMUTABLE = "public, max-age=31536000, immutable"
 SERVICE_WORKER = "sw.js"
