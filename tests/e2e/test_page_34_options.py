@@ -136,16 +136,22 @@ def test_first_screen_of_the_issues_hand(phone, screenshots):
     assert 1 <= shown <= 8
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_every_fill_in_leads_to_a_field_on_the_page(phone_at, live_server, ui_packs, lang):
-    """Item 4: "Draw 1 card from the stock" is not settled without the stock; its "fill in" is a button
-    to the page's own field, and filled in, the draw is ruled."""
+def classic_options_form(phone_at, live_server, lang):
+    """An empty page in `lang`, classic rules chosen and "What may I do?" opened on its own form (2 taps)."""
     page = phone_at(locale=LOCALES[lang])
-    words = ui_packs[lang]
     open_page(page, live_server)
     tap = Taps(page)
     tap(page.locator("label[for=variant-sv-classic]"))
     tap(page.locator("#options-button"))
+    return page, tap
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_fill_in_leads_to_a_field_on_the_page(phone_at, live_server, ui_packs, lang):
+    """Item 4: "Draw 1 card from the stock" is not settled without the stock; its "fill in" is a button
+    to the page's own field, and filled in, the draw is ruled."""
+    page, tap = classic_options_form(phone_at, live_server, lang)
+    words = ui_packs[lang]
     pick(tap, page.locator("#field-hand"), "9", 2)
     tap(page.locator("#options-button"))
     body = options_shown(page)
@@ -204,12 +210,8 @@ def test_whether_the_team_has_nines_is_answered_under_a_listed_move(phone_at, li
     """"What may I do?" with nines in hand, the team opened, its melds not listed: a new meld of nines is not
     settled until the family says whether the team already has one. That question is asked in words under the
     move and answered with a tap; the list is asked again with the answer, and the move is settled."""
-    page = phone_at(locale=LOCALES[lang])
+    page, tap = classic_options_form(phone_at, live_server, lang)
     words = ui_packs[lang]
-    open_page(page, live_server)
-    tap = Taps(page)
-    tap(page.locator("label[for=variant-sv-classic]"))
-    tap(page.locator("#options-button"))
     pick(tap, page.locator("#field-hand"), "9", 3)
     pick(tap, page.locator("#field-hand"), "K")
     pick(tap, page.locator("#field-hand"), "5")  # two cards kept: the meld needs no canasta to go out
