@@ -58,6 +58,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 import budget_corpus as corpus_module  # noqa: E402
 from budget_corpus import WIDE, hand_body, long_game  # noqa: E402
 from http_bench import machine, write_section  # noqa: E402
+from test_hardening import worker_pids  # noqa: E402
 from test_http_batch import GOOD, heavy_item  # noqa: E402
 
 MARKER = "budget_bench"
@@ -156,17 +157,6 @@ def status_kib(pid: int, field: str) -> int:
         return 0
     found = re.search(rf"{field}:\s+(\d+)", text)
     return int(found.group(1)) if found else 0
-
-
-def worker_pids(master: int) -> set[int]:
-    out = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == master:
-                out.add(int(stat.parent.name))
-        except (OSError, IndexError, ValueError):
-            continue
-    return out
 
 
 def free_port() -> int:

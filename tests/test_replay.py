@@ -38,6 +38,7 @@ from adjudicator.model.findings import ILLEGAL, LEGAL, UNDETERMINED
 from adjudicator.replay import replay, situation_of
 from adjudicator.rules.engine import rule
 from adjudicator.variants import load_all
+from replay_deal import HANDS
 from selfplay import HOUSE, play_game
 
 VARIANTS = load_all()
@@ -360,10 +361,7 @@ def test_a_corrupted_move_is_flagged_exactly_there(how):
 
 
 def _short_log(cards) -> dict:
-    hands = [["9H", "9S", "KH", "KS", "KD", "5C", "7D", "AH", "AS", "JK", "4C"],
-             ["QH", "QS", "QD", "6C", "6D", "8H", "8S", "10H", "10S", "2C", "4D"],
-             ["JH", "JS", "JD", "5H", "5S", "7H", "7S", "AC", "AD", "KC", "4H"],
-             ["9C", "9D", "6H", "6S", "8C", "8D", "10C", "10D", "QC", "JC", "4S"]]
+    hands = [list(h) for h in HANDS]
     return {"variant": "sv-classic", "players": 4,
             "deal": {"hands": hands, "discard_pile": ["7C"], "stock_count": 63},
             "moves": [{"player": 0, "action": {"type": "draw"}, "cards": cards},

@@ -26,14 +26,10 @@ from adjudicator.model.errors import ImpossibleInput
 from adjudicator.model.findings import ILLEGAL, LEGAL, UNDETERMINED
 from adjudicator.model.messages import Card, VariantRef, msg
 from adjudicator.variants import load_all
+from replay_deal import HANDS, KINGS
 from adjudicator.words.render import render
 
 VARIANTS = load_all()
-HANDS = [["9H", "9S", "KH", "KS", "KD", "5C", "7D", "AH", "AS", "JK", "4C"],
-         ["QH", "QS", "QD", "6C", "6D", "8H", "8S", "10H", "10S", "2C", "4D"],
-         ["JH", "JS", "JD", "5H", "5S", "7H", "7S", "AC", "AD", "KC", "4H"],
-         ["9C", "9D", "6H", "6S", "8C", "8D", "10C", "10D", "QC", "JC", "4S"]]
-KINGS = ["KH", "KS", "KD", "KC", "KH", "KS", "KD"]
 
 
 def log(variant: str, moves: list, stock: int = 63, hands=None, pile=("7C",), **more) -> dict:

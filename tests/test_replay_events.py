@@ -29,14 +29,11 @@ from adjudicator.model.requests import Event
 from adjudicator.options.body import action_body
 from adjudicator.replay import event_step, new_table, situation_of, step
 from adjudicator.variants import load_all
+from replay_deal import HANDS
+from replay_deal import KINGS as CANASTA
 from selfplay import HOUSE, play_game
 
 VARIANTS = load_all()
-HANDS = [["9H", "9S", "KH", "KS", "KD", "5C", "7D", "AH", "AS", "JK", "4C"],
-         ["QH", "QS", "QD", "6C", "6D", "8H", "8S", "10H", "10S", "2C", "4D"],
-         ["JH", "JS", "JD", "5H", "5S", "7H", "7S", "AC", "AD", "KC", "4H"],
-         ["9C", "9D", "6H", "6S", "8C", "8D", "10C", "10D", "QC", "JC", "4S"]]
-CANASTA = ["KH", "KS", "KD", "KC", "KH", "KS", "KD"]
 
 
 def replayed(body):

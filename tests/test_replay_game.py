@@ -13,14 +13,10 @@ from adjudicator.input.payloads import replay_payload, score_payload
 from adjudicator.model.errors import ImpossibleInput
 from adjudicator.model.findings import ILLEGAL
 from adjudicator.variants import load_all
+from replay_deal import HANDS, KINGS
 from test_http_options import conforms
 
 VARIANTS = load_all()
-HANDS = [["9H", "9S", "KH", "KS", "KD", "5C", "7D", "AH", "AS", "JK", "4C"],
-         ["QH", "QS", "QD", "6C", "6D", "8H", "8S", "10H", "10S", "2C", "4D"],
-         ["JH", "JS", "JD", "5H", "5S", "7H", "7S", "AC", "AD", "KC", "4H"],
-         ["9C", "9D", "6H", "6S", "8C", "8D", "10C", "10D", "QC", "JC", "4S"]]
-KINGS = ["KH", "KS", "KD", "KC", "KH", "KS", "KD"]
 
 
 def going_out_round(seat: int = 0) -> dict:
