@@ -25,7 +25,7 @@ Bounded by design (issue 24): a batch can neither outlive its worker nor fill it
   finished items are kept, and those items are to be sent again. At least one item is always
   worked out.
 * **A streamed answer.** The results are written as they are worked out, in order, in pieces of
-  about :data:`PIECE` bytes (chunked), so a worker never holds a whole answer. When the client
+  about :data:`~web_api.streaming.PIECE` bytes (chunked), so a worker never holds a whole answer. When the client
   has gone, or stops reading (gunicorn's worker drops it: :mod:`web_api.workers`), writing
   fails and the rest of the work is not done. A streamed answer is not compressed.
 * **Turns.** Every :data:`~web_api.budgets.TURN_SECONDS` of work the batch sleeps for a moment (at the
@@ -57,16 +57,16 @@ from adjudicator.words.render import render
 from adjudicator.answers import serialize
 
 from . import jsonio
-from .budgets import COST_KEY, new_turns
+from .budgets import COST_KEY
 from .compare_api import wants_words
 from .language import current_language
 from .problems import ApiProblem, json_body, problem_type
+from .streaming import pieces
 from .variants_api import loaded_variants
 
 DEFAULT_BATCH_MAX_CONTENT_LENGTH = 4 * 1024 * 1024
 DEFAULT_BATCH_BUDGET = 100_000  # cost units (below); about 9 s of the heaviest rulings on a quiet 2-core machine
 DEFAULT_BATCH_DEADLINE = 20.0  # seconds after the request began; gunicorn's timeout is 30
-PIECE = 64 * 1024  # bytes of results gathered before they are written
 
 bp = Blueprint("batch", __name__, url_prefix="/v1")
 
@@ -99,49 +99,41 @@ def _check_budget(items: list, cost: Callable[[Any, dict], int], variants: dict)
 
 def _results(items: list, answer: Callable[[Any, dict, str], dict], variants: dict, lang: str, deadline: float,
              not_done: bytes, internal: bytes, logger) -> Iterator[bytes]:
-    """``{"results": [...]}`` in pieces of about :data:`PIECE` bytes, each item worked out as it is reached.
+    """``{"results": [...]}`` in pieces (:func:`~web_api.streaming.pieces`), each item worked out as it is
+    reached: a client that has gone, or does not read, leaves the items not reached never worked out."""
+    reached = [0]
 
-    The server closes the generator when a piece cannot be written (the client has gone, or does
-    not read): the items not reached are then never worked out.
-    """
-    piece = [b'{"results":[']
-    size = 0
-    late = False
-    index = 0
-    token = turns.set_hook(new_turns())  # the answer is made after the request's hooks: its own turns
-    try:
-        for index, item in enumerate(items):
-            if index and not late and time.monotonic() > deadline:
-                late = True
-            if late:
-                result = not_done
-            else:
-                try:
-                    result = jsonio.dumps(answer(item, variants, lang))
-                except AdjudicatorError as e:
-                    result = jsonio.dumps({"problem": serialize.item_problem(e, lang, problem_type)})
-                except Exception:  # noqa: BLE001 -- the answer has begun: a failed item is that item's 500
-                    logger.exception("batch item %d failed", index)
-                    result = internal
-            if index:
-                piece.append(b",")
-            piece.append(result)
-            size += len(result)
-            if size >= PIECE:
-                yield b"".join(piece)
-                piece, size = [], 0
-            turns.checkpoint()  # the worker's other connections and its heartbeat run meanwhile
-    except GeneratorExit:
-        logger.warning("batch stopped after item %d of %d: the client is gone or does not read", index + 1,
+    def stopped() -> None:
+        logger.warning("batch stopped after item %d of %d: the client is gone or does not read", reached[0] + 1,
                        len(items))
-        raise
-    finally:
-        try:
-            turns.reset_hook(token)
-        except ValueError:
-            pass
-    piece.append(b"]}")
-    yield b"".join(piece)
+
+    return pieces(_items_json(items, answer, variants, lang, deadline, not_done, internal, logger, reached), stopped)
+
+
+def _items_json(items: list, answer: Callable[[Any, dict, str], dict], variants: dict, lang: str, deadline: float,
+                not_done: bytes, internal: bytes, logger, reached: list[int]) -> Iterator[bytes]:
+    """The results' JSON part by part; ``reached[0]`` the index of the item being worked out."""
+    yield b'{"results":['
+    late = False
+    for index, item in enumerate(items):
+        reached[0] = index
+        if index and not late and time.monotonic() > deadline:
+            late = True
+        if late:
+            result = not_done
+        else:
+            try:
+                result = jsonio.dumps(answer(item, variants, lang))
+            except AdjudicatorError as e:
+                result = jsonio.dumps({"problem": serialize.item_problem(e, lang, problem_type)})
+            except Exception:  # noqa: BLE001 -- the answer has begun: a failed item is that item's 500
+                logger.exception("batch item %d failed", index)
+                result = internal
+        if index:
+            yield b","
+        yield result
+        turns.checkpoint()  # the worker's other connections and its heartbeat run meanwhile
+    yield b"]}"
 
 
 def _item_problem(slug: str, status: int, message: Message, lang: str) -> bytes:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing
 from typing import Any
 
 from flask import Response, jsonify, request
@@ -143,29 +144,45 @@ class _Coder:
         return self._c.flush(zlib.Z_FINISH)
 
 
-def _written(document: Any, coder: _Coder, logger) -> Iterator[bytes]:
-    """The answer's bytes in pieces of about :data:`PIECE`, the engine's turns taken as it is made."""
+def pieces(parts: Iterable[bytes], stopped: Callable[[], None]) -> Iterator[bytes]:
+    """``parts`` joined into pieces of about :data:`PIECE` bytes (the last one what is left), made under the
+    answer's own turns: it is made after the request's hooks, and the engine's checkpoints between its parts
+    let the worker's other connections run. ``stopped()`` is called when the server closes the generator (the
+    client has gone, or does not read): the parts not reached are then never made."""
     token = turns.set_hook(new_turns())
     gathered: list[bytes] = []
     size = 0
     try:
-        for part in _parts(document):
+        for part in parts:
             gathered.append(part)
             size += len(part)
             if size >= PIECE:
-                out = coder.piece(b"".join(gathered))
+                yield b"".join(gathered)
                 gathered, size = [], 0
-                if out:
-                    yield out
-        yield coder.piece(b"".join(gathered)) + coder.end()
+        yield b"".join(gathered)
     except GeneratorExit:
-        logger.warning("a streamed answer stopped: the client is gone or does not read")
+        stopped()
         raise
     finally:
         try:
             turns.reset_hook(token)
         except ValueError:
             pass
+
+
+def _written(document: Any, coder: _Coder, logger) -> Iterator[bytes]:
+    """The answer's bytes in compressed pieces, the engine's turns taken as it is made."""
+    def stopped() -> None:
+        logger.warning("a streamed answer stopped: the client is gone or does not read")
+
+    with closing(pieces(_parts(document), stopped)) as made:  # closed with this generator, at once
+        for piece in made:
+            out = coder.piece(piece)
+            if out:
+                yield out
+    end = coder.end()
+    if end:
+        yield end
 
 
 def respond(document: Any, stream: bool, logger) -> Response:
