@@ -98,6 +98,8 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
         drew = StrictString(allow_none=True, validate=Length(max=MAX_NAME_LENGTH))
         cards_from_pile = card_list(allow_none=True)
         partner_answer = StrictString(allow_none=True, validate=Length(max=MAX_NAME_LENGTH))
+        # whether the player had melded this turn (beyond the meld a take lays) before asking the partner
+        asked_after_melding = StrictBoolean(allow_none=True)
 
     class PileUnnamed(StrictSchema):
         wild = StrictBoolean(allow_none=True)

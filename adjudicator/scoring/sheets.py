@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Any
+
 from ..model.enums import Status
-from ..model.findings import HouseRuleUsed, Interpretation
+from ..model.findings import CannotHappen, HouseRuleUsed, Interpretation
 from ..model.messages import Message
 from ..model.citations import Citation
 
@@ -51,8 +53,25 @@ class TeamScore:
 
 
 @dataclass(frozen=True)
+class ScoreReading:
+    """The score under one reading of the points the text leaves open (or reads two ways): each team's round
+    and total (``teams``: (name, round, total)), and the game's end and winner."""
+
+    values: tuple[tuple[str, Any], ...]  # (parameter, value) pairs
+    teams: tuple[tuple[str, int, int], ...]
+    game_over: bool
+    winner: str | None
+    target: int
+
+
+@dataclass(frozen=True)
 class RoundSheet:
-    """One scored round: every team's lines and totals, and whether the game is over."""
+    """One scored round: every team's lines and totals, and whether the game is over.
+
+    Where the score rests on points the text leaves open or reads two ways, it is made under each reading
+    (:mod:`adjudicator.scoring.across`): ``across`` names the points where every reading gives the same
+    totals; ``readings`` gives each reading's totals where they differ (the lines shown are one of them,
+    ``shown``); ``cannot_happen`` the readings under which the round's tables cannot happen."""
 
     variant: str
     target: int
@@ -60,6 +79,15 @@ class RoundSheet:
     game_over: bool
     winner: str | None
     interpretations: tuple[Interpretation, ...]
+    readings: tuple[ScoreReading, ...] = ()
+    across: tuple[str, ...] = ()
+    cannot_happen: tuple[CannotHappen, ...] = ()
+    shown: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def undetermined(self) -> bool:
+        """Whether the totals depend on how the text is read (``readings`` then differ)."""
+        return bool(self.readings)
 
 
 @dataclass(frozen=True)
@@ -74,3 +102,11 @@ class GameSheet:
     game_over: bool
     winner: str | None
     interpretations: tuple[Interpretation, ...]
+    readings: tuple[ScoreReading, ...] = ()
+    across: tuple[str, ...] = ()
+    cannot_happen: tuple[CannotHappen, ...] = ()
+    shown: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def undetermined(self) -> bool:
+        return bool(self.readings)
