@@ -395,14 +395,16 @@ class _PileLeft:
 
 
 class _TopNotMelded:
-    """A pile taken this turn while the team has no meld: the take lays the top card in one."""
+    """A pile taken this turn while the team has no meld: the take lays the top card in one. A text that lets a
+    take leave cards in the pile (``pile.taken_whole`` false) still has its top card melded: the parameter's
+    words are quoted, its value changes nothing here."""
 
     __slots__ = ()
 
     def __call__(self, judge: Judge) -> None:
         with judge.rule("pile.taken_whole") as check:
-            if judge.param("pile.taken_whole"):
-                check.result(False, "table.pile_taken_no_meld")
+            judge.param("pile.taken_whole")
+            check.result(False, "table.pile_taken_no_meld")
 
 
 UPCARD_KIND = {"joker": lambda c: c == JOKER, "two": lambda c: c != JOKER and c[:-1] == "2",

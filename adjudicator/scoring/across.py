@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..model.enums import Status
 from ..model.errors import AdjudicatorError, ImpossibleInput, Issue, RuleNotStated
 from ..model.findings import CannotHappen
 from ..model.requests import ScoreRequest
@@ -146,7 +147,7 @@ def _merge(rules: Variant, points: list[str], tries: list[Attempt]) -> RoundShee
 
 def _as_written(rules: Variant, chosen: tuple) -> bool:
     """Whether a reading gives every point the value the document itself reads it as."""
-    return all(rules.params[p].status != "not_stated" and rules.params[p].value == v for p, v in chosen)
+    return all(rules.params[p].status != Status.NOT_STATED and rules.params[p].value == v for p, v in chosen)
 
 
 def _outcome(attempt: Attempt) -> tuple:
