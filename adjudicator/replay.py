@@ -757,7 +757,7 @@ def replay_game(game: GameLog, scorer: Scorer) -> GameReplay:
             if r + 1 < len(game.rounds):
                 raise ImpossibleInput([issue(f"/rounds/{r}/moves", "error.replay_round_not_over", round=r + 1)])
             break
-        if result.score is None or result.score.undetermined:
+        if result.score is None or result.score.across.undetermined:
             break  # /v1/score cannot score it (or only reading by reading): the next round's totals are not known
         scores = tuple(t.total for t in result.score.teams)
         over = result.score.game_over

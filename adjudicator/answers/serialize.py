@@ -332,19 +332,20 @@ def _across(out: dict, s: RoundSheet | GameSheet, lang: str) -> dict:
     """What a score made across the readings of its text adds (:mod:`adjudicator.scoring.across`): the points
     every reading agrees on, or each reading's totals where they differ (and the reading the lines show), and
     the readings under which the round cannot happen."""
-    if s.across:
-        out["decided_across"] = list(s.across)
-    if s.readings:
+    across = s.across
+    if across.points:
+        out["decided_across"] = list(across.points)
+    if across.readings:
         out["undetermined"] = True
-        out["shown_reading"] = {p: jsonable(v) for p, v in s.shown}
+        out["shown_reading"] = {p: jsonable(v) for p, v in across.shown}
         out["readings"] = [{"values": {p: jsonable(v) for p, v in r.values},
                             "reading": said(reading_message(r.values), lang),
                             "teams": [{"name": name, "round": points, "total": total}
                                       for name, points, total in r.teams],
                             "game_over": r.game_over, "winner": r.winner,
-                            "outcome": _reading_outcome(r, lang)} for r in s.readings]
-    if s.cannot_happen:
-        out["cannot_happen"] = [cannot_happen(c, lang) for c in s.cannot_happen]
+                            "outcome": _reading_outcome(r, lang)} for r in across.readings]
+    if across.cannot_happen:
+        out["cannot_happen"] = [cannot_happen(c, lang) for c in across.cannot_happen]
     return out
 
 

@@ -248,7 +248,7 @@ def _ruling_groups(answered: list[VariantResult]) -> tuple[Group, ...]:
 def _team_outcome(sheet) -> tuple:
     """Each team's round and total, and -- where they depend on how the text is read -- each reading's: a score
     that is one reading's of several never agrees with a score the text decides."""
-    return tuple((t.name, t.round, t.total) for t in sheet.teams), repr(sheet.readings)
+    return tuple((t.name, t.round, t.total) for t in sheet.teams), repr(sheet.across.readings)
 
 
 def _score_groups(answered: list[VariantResult]) -> tuple[Group, ...]:

@@ -6,8 +6,8 @@ twos are wild, whether a team may hold two melds of a rank, whether red threes a
 laid out -- the round is scored again under each reading (at most
 :data:`~adjudicator.rules.readings.MAX_POINTS` points together). Where every
 reading gives the same totals, that is the score, and it says which points it was
-decided across (``across``); where they differ, each reading's totals are given
-(``readings``), the lines shown being one of them (``shown``).
+decided across; where they differ, each reading's totals are given, the lines shown
+being one of them (:class:`~adjudicator.scoring.sheets.Across`).
 
 A round is refused only on a rule the text states (or a house rule settles): a
 check that fails on a value the text does not state outright
@@ -34,7 +34,7 @@ from ..rules.table_check import firm, refused_every_way
 from ..variants import Variant
 from .game import Run, score_under
 from .reader import ORDER
-from .sheets import GameSheet, RoundSheet, ScoreReading
+from .sheets import Across, GameSheet, RoundSheet, ScoreReading
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def _as_it_stands(first: Attempt, rules: Variant) -> RoundSheet | GameSheet:
     names = dict.fromkeys(n for f in first.faults for n in f.grounds)
     values = tuple((n, rules.params[n].value) for n in names)
     told = CannotHappen(values, tuple((f.pointer, f.finding) for f in first.faults))
-    return replace(first.sheet, cannot_happen=(told,))
+    return replace(first.sheet, across=Across(cannot_happen=(told,)))
 
 
 def _merge(rules: Variant, points: list[str], tries: list[Attempt]) -> RoundSheet | GameSheet:
@@ -140,9 +140,9 @@ def _merge(rules: Variant, points: list[str], tries: list[Attempt]) -> RoundShee
     outcomes = {_outcome(a) for a in kept}
     differ = len(outcomes) > 1
     readings = tuple(_reading(a) for a in kept) if differ else ()
-    return replace(sheet, interpretations=_interpretations(rules, points, kept, shown), readings=readings,
-                   across=() if differ else tuple(points), cannot_happen=tuple(cannot),
-                   shown=shown.chosen if differ else ())
+    return replace(sheet, interpretations=_interpretations(rules, points, kept, shown),
+                   across=Across(readings, () if differ else tuple(points), tuple(cannot),
+                                 shown.chosen if differ else ()))
 
 
 def _as_written(rules: Variant, chosen: tuple) -> bool:

@@ -65,22 +65,14 @@ class ScoreReading:
 
 
 @dataclass(frozen=True)
-class RoundSheet:
-    """One scored round: every team's lines and totals, and whether the game is over.
+class Across:
+    """What a score made across the readings of its text says of them (:mod:`adjudicator.scoring.across`):
+    ``points`` where every reading gives the same totals; ``readings``, each reading's totals where they differ
+    (the lines shown are one of them, ``shown``); ``cannot_happen``, the readings under which the round's tables
+    cannot happen."""
 
-    Where the score rests on points the text leaves open or reads two ways, it is made under each reading
-    (:mod:`adjudicator.scoring.across`): ``across`` names the points where every reading gives the same
-    totals; ``readings`` gives each reading's totals where they differ (the lines shown are one of them,
-    ``shown``); ``cannot_happen`` the readings under which the round's tables cannot happen."""
-
-    variant: str
-    target: int
-    teams: tuple[TeamScore, ...]
-    game_over: bool
-    winner: str | None
-    interpretations: tuple[Interpretation, ...]
     readings: tuple[ScoreReading, ...] = ()
-    across: tuple[str, ...] = ()
+    points: tuple[str, ...] = ()
     cannot_happen: tuple[CannotHappen, ...] = ()
     shown: tuple[tuple[str, Any], ...] = ()
 
@@ -88,6 +80,23 @@ class RoundSheet:
     def undetermined(self) -> bool:
         """Whether the totals depend on how the text is read (``readings`` then differ)."""
         return bool(self.readings)
+
+
+NO_READINGS = Across()  # a score that rests on nothing the text leaves open
+
+
+@dataclass(frozen=True)
+class RoundSheet:
+    """One scored round: every team's lines and totals, whether the game is over, and what the readings of its
+    text say of it (``across``)."""
+
+    variant: str
+    target: int
+    teams: tuple[TeamScore, ...]
+    game_over: bool
+    winner: str | None
+    interpretations: tuple[Interpretation, ...]
+    across: Across = NO_READINGS
 
 
 @dataclass(frozen=True)
@@ -102,11 +111,4 @@ class GameSheet:
     game_over: bool
     winner: str | None
     interpretations: tuple[Interpretation, ...]
-    readings: tuple[ScoreReading, ...] = ()
-    across: tuple[str, ...] = ()
-    cannot_happen: tuple[CannotHappen, ...] = ()
-    shown: tuple[tuple[str, Any], ...] = ()
-
-    @property
-    def undetermined(self) -> bool:
-        return bool(self.readings)
+    across: Across = NO_READINGS
