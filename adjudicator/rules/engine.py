@@ -10,6 +10,8 @@ just those checks undetermined. Nothing here names a variant.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ..model.actions import Action
 from ..model.cards import JOKER, beyond, counts, is_black_three, is_red_three
 from ..model.enums import ActionType
@@ -260,5 +262,12 @@ def _discard_consequences(judge: Judge, card: str) -> None:
             judge.note("consequence.black_three_blocks")
 
 
-HANDLERS = {ActionType.DRAW: rule_draw, ActionType.TAKE_PILE: rule_take_pile, ActionType.MELD: rule_meld,
-            ActionType.GO_OUT: rule_go_out, ActionType.DISCARD: rule_discard}
+def _take(judge: Judge, situation: Situation, action: Action) -> None:
+    """The take as the other handlers are called (:func:`_run` calls :func:`rule_take_pile` itself, for what it
+    says of the take's other play)."""
+    rule_take_pile(judge, situation, action)
+
+
+HANDLERS: dict[ActionType, Callable[[Judge, Situation, Action], None]] = {
+    ActionType.DRAW: rule_draw, ActionType.TAKE_PILE: _take, ActionType.MELD: rule_meld,
+    ActionType.GO_OUT: rule_go_out, ActionType.DISCARD: rule_discard}
