@@ -71,28 +71,8 @@ def test_each_enum_of_the_spec_is_the_list_the_parser_checks():
 
 
 def _classes() -> dict[str, type[Schema]]:
-    found: dict[str, type[Schema]] = {}
-
-    def visit(schema: Schema) -> None:
-        if type(schema).__name__ in found:
-            return
-        found[type(schema).__name__] = type(schema)
-        for field in schema.fields.values():
-            for inner in _schemas_in(field):
-                visit(inner)
-    for schema in SCHEMAS.values():
-        visit(schema)
-    return found
-
-
-def _schemas_in(field: fields.Field) -> list[Schema]:
-    if isinstance(field, fields.Nested):
-        return [field.schema]
-    if isinstance(field, fields.List):
-        return _schemas_in(field.inner)
-    if isinstance(field, AddItem):
-        return [field.add_to]
-    return []
+    """Every request schema class, by name (those of nested objects too)."""
+    return GENERATOR["schema_classes"](SCHEMAS.values())
 
 
 class Reads(dict):

@@ -122,7 +122,7 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
         canastas = StrictInteger(allow_none=True, validate=Range(min=0, max=max_cards // 7), metadata=doc(
             "How many canastas the team has completed, when its melds are not listed (it then has opened).\n"
             "Read for the canastas a team needs to go out; with `melds` given, the melds say it.\n"))
-        # rank -> whether the team has a meld of it (null: not known); which ranks, parse.py says (one place)
+        # rank -> whether the team has a meld of it (null: not known); the ranks are MELD_RANK_NAMES, as parse.py checks
         ranks = fields.Dict(
             keys=StrictString(validate=Length(min=1, max=RANK_MAX_LENGTH), metadata={"enum": list(MELD_RANK_NAMES)}),
             values=StrictBoolean(allow_none=True, metadata=doc(

@@ -24,10 +24,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 REGISTRY = Registry().with_resource("urn:openapi", Resource.opaque(SPEC))
 VARIANTS = load_all()
-# POST path -> the kind shape.check takes, and the request body's schema in openapi.yaml
-KINDS = {path: (kind, op["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1])
-         for path, op in SPEC["paths"].items() if "post" in op
-         for kind in [{"/v1/adjudicate/batch": "batch", "/v1/score/batch": "batch"}.get(path, path.split("/")[2])]}
+# POST path -> the kind shape.check takes (/v1/<kind>, or "batch"), and the request body's schema in openapi.yaml
+KINDS = {path: ("batch" if path.endswith("/batch") else path.split("/")[2],
+                op["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1])
+         for path, op in SPEC["paths"].items() if "post" in op}
 VALIDATORS = {path: Draft202012Validator({"$ref": f"urn:openapi#/components/schemas/{name}"}, registry=REGISTRY)
               for path, (_, name) in KINDS.items()}
 

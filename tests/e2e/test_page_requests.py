@@ -8,6 +8,8 @@ them; and that it catches a member the schemas do not define, sent to the servic
 
 from __future__ import annotations
 
+import json
+
 from conftest import open_context
 from e2e_helpers import open_page
 from playwright.sync_api import expect
@@ -52,12 +54,12 @@ def test_a_member_the_schemas_do_not_define_is_caught_on_either_way_out(browser,
     try:
         open_page(page, live_server)
         page.evaluate("""body => fetch('/v1/adjudicate', {method: 'POST', body,
-                         headers: {'Content-Type': 'application/json'}})""", __import__("json").dumps(STRAY))
+                         headers: {'Content-Type': 'application/json'}})""", json.dumps(STRAY))
         page.wait_for_function("() => true")
         # the engine's worker: the page's wrapper of postMessage tells the test before the worker is asked
         page.evaluate("""body => { try { Worker.prototype.postMessage.call({}, {path: '/v1/adjudicate', body}); }
                                    catch (e) { /* not a worker: only the wrapper was wanted */ } }""",
-                      __import__("json").dumps(STRAY))
+                      json.dumps(STRAY))
         page.wait_for_timeout(200)
         assert len(watch.refused) == 4, watch.refused  # each way out: the schemas, then openapi.yaml
         assert all("hand_size" in said or "shape.unknown_field" in said for said in watch.refused), watch.refused
