@@ -251,7 +251,8 @@ def test_a_score_the_readings_decide_differently_gives_each_readings_totals():
     result = score(NO_CANASTA, variants)
     assert result["undetermined"] is True and "decided_across" not in result
     totals = {r["values"]["score.no_canasta_all_negative"]: r["teams"][0]["round"] for r in result["readings"]}
-    assert totals == {True: -35, False: 25}  # kings 30, hand -5; the kings turned minus where a round without a canasta is
+    # kings 30, hand -5; the kings turned minus where a round without a canasta is
+    assert totals == {True: -35, False: 25}
     assert result["shown_reading"] == {"score.no_canasta_all_negative": True}
     assert all(r["reading"].startswith("if ") and r["outcome"] for r in result["readings"])
     conforms(result, "RoundScore")
@@ -363,7 +364,8 @@ def two_way_points() -> set[str]:
 
 def test_every_point_read_two_ways_is_classified():
     """A newcomer who gives a parameter readings says which reading permits (or why neither does)."""
-    assert two_way_points() <= set(PERMISSIONS) | set(NO_DIRECTION), two_way_points() - set(PERMISSIONS) - set(NO_DIRECTION)
+    classified = set(PERMISSIONS) | set(NO_DIRECTION)
+    assert two_way_points() <= classified, two_way_points() - classified
 
 
 def verdict_of(vid: str, situation: dict, action: dict, house: dict | None):

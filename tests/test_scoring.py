@@ -563,7 +563,8 @@ def test_da_ludo_two_in_a_meld_is_scored_under_the_reading_that_allows_it():
     assert lines_of(result, "Vi")["melded_cards"] == 40
     [ruled_out] = result["cannot_happen"]
     assert ruled_out["values"] == {"wild.twos": False}
-    assert ruled_out["reasons"][0]["pointer"] == "/teams/0/melds/0" and ruled_out["reasons"][0]["rule"] == "meld.same_rank"
+    reason = ruled_out["reasons"][0]
+    assert reason["pointer"] == "/teams/0/melds/0" and reason["rule"] == "meld.same_rank"
     assert interpretation(result, "wild.twos")["status"] == "not_stated"  # as the text gives it, not as read
 
 

@@ -42,7 +42,8 @@ class Run:
         return list(names)
 
 
-def score_under(request: ScoreRequest, rules: Variant, variants: dict[str, Variant], run: Run) -> RoundSheet | GameSheet:
+def score_under(request: ScoreRequest, rules: Variant, variants: dict[str, Variant],
+                run: Run) -> RoundSheet | GameSheet:
     """Score one round, or a whole game carrying totals, under ``rules`` (the request's variant, or one reading
     of it); ``variants`` supply example house-rule values. A fault that rests on a value the text does not state
     outright goes into ``run``, not raised (:mod:`adjudicator.scoring.across` decides what it rules out)."""
