@@ -257,7 +257,7 @@ def situation_json(sit) -> dict:
                           "red_threes": sit.opponents.red_threes},
             "player": {"hand": list(sit.hand), "has_melded": sit.has_melded},
             "turn": {"drew": sit.drew, "cards_from_pile": list(sit.cards_from_pile),
-                     "partner_answer": sit.partner_answer}}
+                     "partner_answer": sit.partner_answer, "asked_after_melding": sit.asked_after_melding}}
 
 
 @pytest.mark.parametrize("vid", ["no-pagat", "sv-classic", "da-ludo"])
