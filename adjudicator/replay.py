@@ -144,8 +144,10 @@ class Table:
     end: End | None = None
     started: bool = False  # the first action has been played (before it, any seat lays out its red threes)
     laid: bool = False  # the player to play has laid cards this turn
+    melded_now: bool = False  # ... beyond the meld a take of the pile lays with its top card
     asked: int | None = None  # the seat whose question "may I go out?" waits for its answer
     partner_answer: str | None = None  # the answer in force for this turn
+    asked_late: bool = False  # that question was asked after the player had melded this turn
     group: Group | None = None
     stop: Stop | None = None
 
@@ -256,7 +258,8 @@ def situation_of(log: Log, table: Table, teams: int, seat: int) -> Situation:
         opponents=opponents,
         hand=tuple(table.hands[seat]), has_melded=table.melded[seat], drew=table.drew,
         cards_from_pile=_still_held(table.from_pile[:-1], table.hands[seat]) + table.from_pile[-1:],
-        partner_answer=table.partner_answer if seat == table.seat else None)
+        partner_answer=table.partner_answer if seat == table.seat else None,
+        asked_after_melding=table.asked_late if seat == table.seat and table.partner_answer is not None else None)
 
 
 def _still_held(from_pile, hand) -> tuple[str, ...]:
@@ -327,12 +330,13 @@ def _together(group: Group) -> tuple[int, ...]:
 
 
 def _rule(log: Log, table: Table, teams: int, seat: int, act: Action,
-          answer: str | None = None) -> tuple[Ruling | None, Issue | None]:
+          answer: str | None = None, asked_late: bool = False) -> tuple[Ruling | None, Issue | None]:
     """The engine's ruling on ``act`` as the table lies, or -- where the engine refuses the table as impossible
-    -- the first issue it finds (its pointer into the request, to be put into the log by :func:`_refused`)."""
+    -- the first issue it finds (its pointer into the request, to be put into the log by :func:`_refused`).
+    ``answer``: the partner's answer the ruling follows (asked after melding: ``asked_late``)."""
     situation = situation_of(log, table, teams, seat)
     if answer is not None:
-        situation = replace(situation, partner_answer=answer)
+        situation = replace(situation, partner_answer=answer, asked_after_melding=asked_late)
     try:
         return rule(situation, act, log.rules), None
     except AdjudicatorError as e:
@@ -409,11 +413,12 @@ def _apply(log: Log, table: Table, teams: int, seat: int, move: Move, ruling: Ru
         table.pile = []
         table.drew, table.from_pile = "pile", (*taken, top)  # the top card last, as cards_from_pile has it
         table.laid = True
+        table.melded_now = table.melded_now or bool(act.melds or act.adds)
         return None
     if act.type in LAYING:
         _lay(table, team, act.melds, act.adds, hand)
         if act.melds or act.adds:
-            table.laid = True
+            table.laid = table.melded_now = True
         if act.type == "go_out" and act.discard:
             hand.remove(act.discard)
             table.pile.append(act.discard)
@@ -445,6 +450,7 @@ def _end_turn(log: Log, table: Table, seat: int) -> None:
     table.drew, table.from_pile = None, ()
     table.turns += 1
     table.laid, table.partner_answer, table.group = False, None, None
+    table.melded_now = table.asked_late = False
 
 
 def _replaced(log: Log, table: Table, seat: int, cards: list[str], want: int | None,
@@ -539,12 +545,15 @@ def _laying_group(log: Log, table: Table, teams: int, index: int) -> Group | Non
     adds: list = []
     discard = None
     answer = table.partner_answer
+    late = table.asked_late
     goes_out = False
     for j in range(index, len(log.moves)):
         item = log.moves[j]
         if isinstance(item, Event):
             if item.kind == "lay_out":
                 break
+            if item.kind == "ask":
+                late = table.melded_now or bool(indices)  # asked after melding this turn, or before
             if item.kind == "answer":
                 answer = item.answer
             continue
@@ -570,7 +579,7 @@ def _laying_group(log: Log, table: Table, teams: int, index: int) -> Group | Non
     if kind == ActionType.MELD:
         discard = None
     laying = _one_laying(kind, melds, adds, discard)
-    ruling, _ = _rule(log, table, teams, seat, laying, answer)
+    ruling, _ = _rule(log, table, teams, seat, laying, answer, late)
     return Group(tuple(indices), ruling, goes_out)
 
 
@@ -641,10 +650,10 @@ def event_step(log: Log, table: Table, teams: int, index: int, ev: Event) -> Ent
     if ev.kind == "ask":
         if table.partner_answer is not None:
             return refused(msg("replay.asked_again"))
-        partnerless = _no_partner(log, table, teams, seat)
-        if partnerless is not None:
-            return refused(partnerless)
-        table.asked = seat
+        not_now = _may_not_ask(log, table, teams, seat)
+        if not_now is not None:
+            return refused(not_now)
+        table.asked, table.asked_late = seat, table.melded_now
         return Entry(index, seat, None, event=ev.kind, pointer=at, said=msg("replay.said.ask", seat=seat + 1))
     # lay_out
     if known(log.rules, "red_three.laid_out", True) is False:
@@ -673,12 +682,14 @@ def event_step(log: Log, table: Table, teams: int, index: int, ev: Event) -> Ent
                           cards=Cards(got)))
 
 
-def _no_partner(log: Log, table: Table, teams: int, seat: int) -> Message | None:
-    """Why the player has nobody to ask (the engine's own check of a partner's answer, where it refuses the
-    table; else the replay's teams), or None."""
-    asked = replace(situation_of(log, table, teams, seat), partner_answer="yes")
+def _may_not_ask(log: Log, table: Table, teams: int, seat: int) -> Message | None:
+    """Why the player may not ask "may I go out?" now -- nobody to ask, or not the moment the text gives the
+    question (the engine's own checks of a partner's answer, where they refuse the table; else the replay's
+    teams) -- or None."""
+    asked = replace(situation_of(log, table, teams, seat), partner_answer="yes",
+                    asked_after_melding=table.melded_now)
     for found in table_problems(asked, log.rules):
-        if found.pointer.endswith("/turn/partner_answer"):
+        if found.pointer.endswith(("/turn/partner_answer", "/turn/asked_after_melding")):
             return found.message
     if not any(s != seat and s % teams == seat % teams for s in range(log.players)):
         return msg("replay.no_partner", players=log.players)
@@ -746,8 +757,8 @@ def replay_game(game: GameLog, scorer: Scorer) -> GameReplay:
             if r + 1 < len(game.rounds):
                 raise ImpossibleInput([issue(f"/rounds/{r}/moves", "error.replay_round_not_over", round=r + 1)])
             break
-        if result.score is None:
-            break  # /v1/score cannot score it: the totals the next round starts from are not known
+        if result.score is None or result.score.across.undetermined:
+            break  # /v1/score cannot score it (or only reading by reading): the next round's totals are not known
         scores = tuple(t.total for t in result.score.teams)
         over = result.score.game_over
     rounds = [{"teams": d.score_request["teams"]} for d in done if d.score is not None and d.score_request]

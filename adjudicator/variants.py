@@ -56,6 +56,9 @@ class Entry:
     source: str = "document"
     readings: tuple = ()
     notes: tuple[tuple[str, str], ...] = ()  # the note in other languages: (language, text)
+    # for a figure by player count that the document states for some counts and not others (interpreted as a
+    # whole): the counts whose figure it states outright -- a table is refused on those only
+    stated_for: tuple[int, ...] = ()
 
     def as_reading(self, value: Any) -> "Entry":
         """This entry with ``value`` tried as one reading of a point the text leaves open."""
@@ -544,8 +547,13 @@ def _load_entry(vid: str, language: str, text: str, positions, param, raw: Any) 
     notes = _by_language(vid, f"{where}: notes", raw.get("notes"))
     if notes and not note:
         raise VariantError(f"{vid}: {where}: notes translate the note; give the note in English first")
+    stated_for = raw.get("stated_for") or []
+    if stated_for and (param.type != "by_players" or status != Status.INTERPRETED or not isinstance(stated_for, list)
+                       or any(not isinstance(p, int) or isinstance(p, bool) or p not in value for p in stated_for)):
+        raise VariantError(f"{vid}: {where}: stated_for lists the player counts of an interpreted figure by "
+                           "player count that the text states outright")
     return Entry(param.name, value, status, note, citations, readings=tuple(readings),
-                 notes=tuple(sorted(notes.items())))
+                 notes=tuple(sorted(notes.items())), stated_for=tuple(sorted(stated_for)))
 
 
 @lru_cache(maxsize=4)

@@ -20,6 +20,7 @@ QUOTES = {
     ("stock.empty", D): "En omgang slutter, når en spiller kommer af med sit sidste kort",
     ("stock.empty", G): None,
     ("stock.empty.forced_take", N): "En spiller må ta den dersom den ikke er frossen",
+    ("stock.empty.forced_take", S): "utan att kunna fortsätta",
     ("first_round.no_pile", S): "En tur består av tre steg",
     ("first_round.no_pile", N): "Spilleren til venstre for giver begynner.",
     ("first_round.no_pile", D): "Indtil startspilleren får tur igen, må ingen åbne, og bunken må ikke tages.",
@@ -217,3 +218,16 @@ QUOTES.update({
     ("opening without the team's score", G): "0 till 1 495 poäng = Meld måste vara lika med 50 poäng",
 })
 QUOTES[("open below zero with three aces", D)] = "0-1495: 50 point"  # below zero: the lowest band, one reading
+# da-ludo names only the joker as freezing the pile; a wild two freezes it in the other reading (#43 item 2)
+QUOTES[("a two in the pile freezes it (in da-ludo only if twos are wild)", "da-ludo")] = \
+    "En joker kan spærre bunken for alle spillere."
+# Issue 43's rows (tests/ruling_table.py)
+QUOTES.update({
+    ("a wild two in the pile, twos wild by house rule", D): "En joker kan spærre bunken for alle spillere.",
+    ("a meld of red threes lies on the table", D): "I første runde lægger hver spiller eventuelle røde 3'ere ned.",
+    ("go out after a no asked after melding", S): "Svaret är bindande.",
+    ("go out after a no asked after melding", D): "Det er tilladt at spørge sin makker, om man må lukke.",
+    ("go out after a no asked after melding", G): None,
+    ("take with a natural and a wild onto a meld holding three wild cards", G):
+        "Motståndarlaget kan skapa melds av samma rang",
+})

@@ -95,8 +95,8 @@ ROWS = [
      base(team={"score": 0, "melds": [], "red_threes": 0}, discard_pile=[],
           turn={"drew": "pile", "cards_from_pile": ["AH", "AS", "AD", "9H"]},
           player={"hand": ["AH", "AS", "AD", "9H", "5C", "6C"]}),
-     {"type": "meld", "melds": [["AH", "AS", "AD"]]}, {"*": None, "sv-gamerules": "opening.minimum"},
-     "422 422 422 I"),
+     {"type": "meld", "melds": [["AH", "AS", "AD"]]}, None,
+     "422 422 422 422"),  # sv-gamerules too: a take that melds the top card takes the whole pile (#43 item 1)
     # --- melds ------------------------------------------------------------------------------------
     ("two naturals and a joker", drawn(player=H), {"type": "meld", "melds": [["9H", "9S", "JK"]]},
      "meld.min_naturals", "L L L L"),
@@ -129,7 +129,9 @@ ROWS = [
     ("a joker onto a natural canasta", drawn(player={"hand": ["JK", "5C", "6C"]}, team={"score": 1000, "melds": CANASTA_K}),
      {"type": "meld", "add": [{"to": "K", "cards": ["JK"]}]}, "meld.min_naturals", "L L L L"),
     ("meld red threes", drawn(player={"hand": ["3H", "3D", "3H", "5C", "6C"]}),
-     {"type": "meld", "melds": [["3H", "3D", "3H"]]}, "red_three.never_melded", "I I I I"),
+     {"type": "meld", "melds": [["3H", "3D", "3H"]]}, "red_three.never_melded", "I I U I"),
+    # da-ludo: laid out at once, never melded; not laid out (later red threes: the sheet is silent), nothing
+    # forbids a meld of three red threes (#43 item 2)
     ("meld black threes mid-round", drawn(player={"hand": ["3C", "3S", "3C", "5C", "6C"]}),
      {"type": "meld", "melds": [["3C", "3S", "3C"]]}, "black_three.going_out_only", "I I I I"),
     ("meld before drawing", base(player=H), {"type": "meld", "melds": [["AH", "AD", "AS"]]},
@@ -216,7 +218,8 @@ ROWS = [
     ("two players draw two", base(players=2), {"type": "draw"}, "draw.count", "L 422 422 422"),
     ("draw from an empty stock", base(stock_count=0), {"type": "draw"}, "stock.empty", "L L U U"),
     ("empty stock, top card fits a meld", base(stock_count=0, discard_pile=["5C", "KC"]), {"type": "draw"},
-     {"*": "stock.empty", "no-pagat": "stock.empty.forced_take"}, "L I U U"),
+     {"*": "stock.empty", "no-pagat": "stock.empty.forced_take", "sv-classic": "stock.empty.forced_take"},
+     "U I U U"),  # sv-classic: "utan att kunna fortsätta" read two ways (#43 item 2)
     ("draw twice", drawn(), {"type": "draw"}, "turn.draw_first", "I I I I"),
     ("draw without the stock count", base(stock_count=None), {"type": "draw"}, "stock.empty", "U U U U"),
     # --- impossible situations --------------------------------------------------------------------
@@ -257,6 +260,53 @@ ROWS += [
 ]
 
 
+# Issue 43: every reading one a table could play; no refusal on a value the text does not state.
+KINGS_THREE_WILD = ["KH", "KS", "KD", "KH", "KS", "KD", "JK", "JK", "2C"]
+ROWS += [
+    # item 1: sv-gamerules' line 25 governs every take, and a permission to leave cards lets the player take all
+    ("a small hand takes the pile with a natural pair", base(player={"hand": ["9H", "9S", "5C"]},
+                                                         discard_pile=["6C", "5H", "9D"]),
+     {"type": "take_pile", "with": ["9H", "9S"]}, "pile.unfrozen.natural_and_wild", "L L L L"),
+    ("a pile still lying after it was taken this turn",
+     base(turn={"drew": "pile", "cards_from_pile": ["9D"]}, discard_pile=["5C"],
+          team={"score": 1000, "melds": [["KH", "KS", "KD"], ["9D", "9H", "9S"]], "red_threes": 0},
+          player={"hand": ["5C", "7D", "AH"]}),
+     {"type": "discard", "card": "7D"}, None, "422 422 422 422"),
+    ("a house rule lets a take leave cards: a small hand may still take the whole pile",
+     base(player={"hand": ["9H", "9S", "5C"]}, discard_pile=["6C", "5H", "9D"]),
+     {"type": "take_pile", "with": ["9H", "9S"]}, "pile.unfrozen.natural_and_wild", "L L L L"),
+    # item 2: refusals "either way" that rested on interpreted values
+    ("a wild two in the pile, twos wild by house rule", base(discard_pile=["6C", "2C", "8D", "9D"]),
+     {"type": "take_pile", "with": ["9H", "JK"]}, "pile.frozen.natural_pair", "I I U I"),
+    ("go out with two black threes and a joker", drawn(team=C, player={"hand": ["3C", "3S", "JK"]}),
+     {"type": "go_out", "melds": [["3C", "3S", "JK"]]}, "black_three.meld", "I I I U"),
+    ("a meld of red threes lies on the table",
+     base(team={"score": 1000, "melds": [["KH", "KS", "KD"], ["3H", "3D", "3H"]], "red_threes": 0}),
+     {"type": "draw"}, {"*": None, "da-ludo": "table.possible"}, "422 422 L 422"),
+    # item 3: the partner asked in time
+    ("go out after a no asked after melding",
+     base(turn={"drew": "stock", "cards_from_pile": [], "partner_answer": "no", "asked_after_melding": True},
+          team=C, player={"hand": ["AH", "AD", "AS"]}),
+     {"type": "go_out", "melds": [["AH", "AD", "AS"]]}, "go_out.partner_answer", "I 422 U U"),
+    ("a partner's answer before the draw",
+     base(turn={"drew": None, "cards_from_pile": [], "partner_answer": "no"}),
+     {"type": "draw"}, "draw.count", "L 422 L L"),
+    # item 4: a house rule that makes the table impossible
+    ("a house rule seats four players in teams of three", base(), {"type": "draw"}, None, "422 422 422 422"),
+    # item 6: where a team may hold a second meld of a rank, the take's cards may lie as a meld of their own
+    ("take with a natural and a wild onto a meld holding three wild cards",
+     base(discard_pile=["6C", "8D", "KC"], player={"hand": ["KC", "JK", "5C", "7D"]},
+          team={"score": 1000, "melds": [KINGS_THREE_WILD], "red_threes": 0}),
+     {"type": "take_pile", "with": ["KC", "JK"]},
+     {"*": "meld.max_wilds", "da-ludo": "pile.unfrozen.natural_and_wild"}, "I I L U"),
+]
+HOUSE_RULES.update({
+    "a house rule lets a take leave cards: a small hand may still take the whole pile": {"pile.taken_whole": False},
+    "a wild two in the pile, twos wild by house rule": {"wild.twos": True},
+    "a house rule seats four players in teams of three": {"players.team_size": {"4": 3}},
+})
+
+
 def payloads(variant_ids) -> list[dict]:
     """Every row of the matrix as a ``/v1/adjudicate`` body under each variant, with the row's house rules."""
     out = []
@@ -267,3 +317,29 @@ def payloads(variant_ids) -> list[dict]:
                 body["house_rules"] = HOUSE_RULES[name]
             out.append(body)
     return out
+
+
+# The score matrix (issue 43, item 5): a round scored under each variant, across the readings of what its text
+# leaves open. Per variant, in the order of ORDER in tests/test_ruling_matrix.py: 422 (refused: a stated rule,
+# or every reading, rules the round out), an int (the first team's round, nothing read two ways), ("across",
+# points, round) (decided across those points: every reading that lets the round happen gives that round), or
+# ("as given", round) (only the service's reading of a point with no other reading rules it out: scored, and
+# said so).
+K7 = ["KH", "KS", "KD", "KC", "KH", "KS", "KD"]
+SCORE_ROWS = [
+    ("two melds of kings in one team", 4,
+     [{"name": "A", "melds": [["KH", "KS", "KD"], ["KH", "KS", "KD"]]}, {"name": "B"}],
+     (422, 422, ("across", ["meld.one_per_rank"], -60), ("across", ["meld.one_per_rank"], 60))),
+    ("went out with two black threes and a joker", 4,
+     [{"name": "A", "melds": [K7, ["3C", "3S", "JK"]], "went_out": True}, {"name": "B"}],
+     (422, 422, 422, ("across", ["black_three.meld_wilds_allowed"], 730))),  # da-ludo: no value for a black three
+    ("a canasta of kings with a two", 4,
+     [{"name": "A", "melds": [["KH", "KS", "KD", "KC", "KH", "KS", "2C"]]}, {"name": "B"}],
+     (380, 380, ("across", ["wild.twos"], 300), 380)),
+    ("a red three kept in hand", 4,
+     [{"name": "A", "melds": [K7], "hand": ["3H"]}, {"name": "B"}],
+     (422, 422, ("across", ["red_three.laid_out"], 400), 422)),
+    ("three players: went out without a canasta", 3,
+     [{"name": "A", "melds": [["KH", "KS", "KD"]], "went_out": True}, {"name": "B"}, {"name": "C"}],
+     (("as given", 130), 422, 422, 422)),
+]

@@ -124,7 +124,8 @@ CASES = {
         {"da-ludo": "legal", "no-pagat": "illegal", "sv-classic": "illegal", "sv-gamerules": "illegal"}),
     "empty stock, top card fits a meld": (
         sit(stock_count=0, discard_pile=["5C", "KC"]), {"type": "draw"}, None,
-        {"da-ludo": "undetermined", "no-pagat": "illegal", "sv-classic": "legal", "sv-gamerules": "undetermined"}),
+        {"da-ludo": "undetermined", "no-pagat": "illegal", "sv-classic": "undetermined",
+         "sv-gamerules": "undetermined"}),
     "unopened team, pile forbidden by house rule": (
         sit(team={"score": 1000, "melds": [], "red_threes": 0}), {"type": "take_pile", "with": ["9H", "JK"]},
         {"pile.before_opening": "forbidden"},

@@ -128,7 +128,7 @@ def test_the_cost_estimate_knows_open_points_and_melds():
     # da-ludo leaves more points open than are tried together (readings.MAX_POINTS); a table that settles
     # some by house rule leaves few enough for the estimate's parts to show
     settle = {"go_out.ask_partner": True, "concealed.discard_allowed": True, "meld.one_per_rank": True,
-              "opening.negative": 50, "red_three.laid_out": True}
+              "opening.negative": 50, "red_three.laid_out": True, "pile.frozen_by": ["joker"]}
     unsettled = globals()["heavy_item"]
 
     def heavy_item(variant: str = "da-ludo", twos: bool = True) -> dict:

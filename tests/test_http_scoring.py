@@ -197,12 +197,14 @@ def test_wrong_team_count_is_422(client):
 
 
 def test_unstated_rule_is_422_naming_the_house_rule(client):
-    body = {"variant": "da-ludo", "teams": [{"name": "A", "melds": [["KH", "KS", "2D"]]},
+    """A figure the text does not give (what a black three counts in da-ludo) cannot be tried reading by reading:
+    a house rule must give it. (A point with readings -- whether twos are wild -- is scored under each.)"""
+    body = {"variant": "da-ludo", "teams": [{"name": "A", "melds": [["KH", "KS", "KD"]], "hand": ["3C"]},
                                             {"name": "B", "melded_points": 10}]}
     problem = assert_problem(post(client, body), 422, "rule-not-stated")
-    assert problem["parameters"] == ["wild.twos"]
-    assert pointers(problem) == ["/teams/0/melds/0/2"]
-    settled = post(client, {**body, "house_rules": {"wild.twos": True}})
+    assert problem["parameters"] == ["card_value.black_three"]
+    assert pointers(problem) == ["/teams/0/hand/0"]
+    settled = post(client, {**body, "house_rules": {"card_value.black_three": 5}})
     assert settled.status_code == 200, settled.get_data(as_text=True)
 
 

@@ -133,7 +133,7 @@ def test_csv_round_trip():
             else:
                 assert cell == str(entry.value)
     assert by_name["deal.cards"]["sv-classic value"] == '{"2": 15, "3": 13, "4": 11}'
-    assert by_name["pile.frozen_by"]["da-ludo value"] == '["joker", "two"]'
+    assert by_name["pile.frozen_by"]["da-ludo value"] == '["joker"]'  # the sheet names only the joker (#43)
     assert by_name["wild.twos"]["sv-classic value"] == "true"
     assert by_name["deck.jokers"]["da-ludo value"] == "6"
 
@@ -159,3 +159,30 @@ def test_csv_differs():
                                          ("frozen", "frozen"), ([3, 4], "[3, 4]"), ({4: 1}, '{"4": 1}')])
 def test_csv_value(value, cell):
     assert csv_value(value) == cell
+
+
+# Issue 43: the parameters whose status or readings changed, one row each across the four variants
+# (variant -> (value, status, readings)); the readings are the file's, not the matrix's.
+ISSUE_43 = {
+    "pile.taken_whole": {"sv-gamerules": (True, "stated", ()), "sv-classic": (True, "stated", ()),
+                         "no-pagat": (True, "stated", ()), "da-ludo": (True, "stated", ())},
+    "pile.frozen_by": {"da-ludo": (["joker"], "interpreted", (["joker"], ["joker", "two"]))},
+    "stock.empty_forced_take": {"sv-classic": (False, "interpreted", (False, True)),
+                                "no-pagat": (True, "stated", ())},
+    "go_out.ask_partner_when": {"no-pagat": ("after_draw_before_meld", "stated", ()),
+                                "sv-classic": ("before_going_out", "stated", ()),
+                                "da-ludo": ("before_going_out", "interpreted", ()),
+                                "sv-gamerules": ("before_going_out", "interpreted", ())},
+}
+
+
+@pytest.mark.parametrize("name", sorted(ISSUE_43))
+def test_issue_43_rows(name):
+    row = next(r for r in matrix(VARIANTS)["rows"] if r["parameter"] == name)
+    for vid, (value, status, readings) in ISSUE_43[name].items():
+        cell = row["values"][vid]
+        assert (cell["value"], cell["status"]) == (value, status), (vid, cell)
+        assert VARIANTS[vid].entry(name).readings == readings, vid
+        if status != "stated":
+            assert cell["note"]
+    assert all(cell["citations"] or cell["status"] != "stated" for cell in row["values"].values())

@@ -6,7 +6,8 @@ the engine from a memory snapshot of its first start. This holds all of it to th
 process (``phone_engine/answers.mjs``) runs the page's own worker code (``web/engine-worker.js``) on
 the built files in ``phone_engine/build`` and answers the rule matrix (``tests/ruling_table.py``,
 every row under every variant, in all four languages), "what may I do?" for every other row and the
-comparison of every row, and the scoring tables (``tests/test_scoring.py``, in all four languages) -- first as the engine
+comparison of every row, and the scoring tables (``tests/test_scoring.py``, in all four languages, and the
+score matrix of ``tests/ruling_table.py`` under every variant) -- first as the engine
 started afresh (every tenth question), then all of them as the engine started from its snapshot.
 Each answer must equal the service's to the same body (its status and its JSON; the service's
 ``instance`` and ``request_id``, which only the web layer adds, left out).
@@ -25,7 +26,7 @@ import subprocess
 import pytest
 import test_scoring
 from ruling_cases import SHIPPED
-from ruling_table import ROWS, payloads
+from ruling_table import ROWS, SCORE_ROWS, payloads
 
 from web_api.page import ENGINE_DIR
 
@@ -54,6 +55,9 @@ def questions() -> list[dict]:
         if house:
             body["house_rules"] = house
         out += [{"path": "/v1/score", "body": body, "lang": lang} for lang in LANGUAGES]
+    for i, (_name, players, teams, _expected) in enumerate(SCORE_ROWS):  # scores across readings (issue 43)
+        out += [{"path": "/v1/score", "body": {"variant": vid, "players": players, "teams": teams},
+                 "lang": LANGUAGES[(i + j) % len(LANGUAGES)]} for j, vid in enumerate(SHIPPED)]
     return out
 
 

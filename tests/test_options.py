@@ -348,7 +348,12 @@ def test_black_threes_are_melded_only_going_out(vid):
 
 def test_an_empty_stock():
     empty = table(stock_count=0, discard_pile=["6C", "8D", "KC"])
-    classic = keys(moves("sv-classic", empty), "draw")["draw"]  # the round ends when a player must draw
+    # sv-classic: the round ends when a player "måste dra från den utan att kunna fortsätta" -- read two ways
+    # where the top card fits the team's kings (#43): drawing ends the round, or the pile must be taken
+    fits = keys(moves("sv-classic", empty), "draw")["draw"]
+    assert fits.verdict == UNDETERMINED and {dict(r.values)["stock.empty_forced_take"]: r.verdict
+                                             for r in fits.ruling.readings} == {False: LEGAL, True: ILLEGAL}
+    classic = keys(moves("sv-classic", table(stock_count=0, discard_pile=["6C", "8D", "7C"])), "draw")["draw"]
     assert classic.verdict == LEGAL and {c.key for c in classic.ruling.consequences} == {"consequence.round_ends"}
     assert classic.message.key == "options.draw.empty_stock"
     pagat = moves("no-pagat", empty)  # the top card fits the team's kings: the pile must be taken

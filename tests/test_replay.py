@@ -232,9 +232,10 @@ def _after_last_red_three(body, result, rng):
 
 
 def _binding_no_then_discard(body, result, rng):
-    """A go-out written as its melds, then the question, a "no", and the discard that goes out: the discard
-    is the first move the answer forbids (flagged where the answer binds; undetermined where the text does
-    not say it binds)."""
+    """The question right after the draw (the moment every text allows it: no-pagat's "rett etter trekk eller
+    opptak av bunken, før videre melding"), a "no", then a go-out written as its melds and the discard that goes
+    out: the melds, which leave only the card to discard, are the first move the answer forbids (going out all
+    the same; flagged where the answer binds, undetermined where the text does not say it binds)."""
     for r, index, move in _moves(body, rng):
         act = move.get("action", {})
         if act.get("type") != "go_out" or not act.get("discard") or not (act.get("melds") or act.get("add")):
@@ -248,14 +249,17 @@ def _binding_no_then_discard(body, result, rng):
             turn -= 1
         if any(m.get("event") == "ask" for m in moves[turn:index]):
             continue  # asked already this turn
+        took = moves[turn - 1].get("action", {}) if turn else {}
+        if took.get("melds") or took.get("add"):
+            continue  # the take melded more than its top card: too late to ask where the text gives the moment
         partner = (seat + body["players"] // 2) % body["players"]
         lay = {"type": "meld", **{k: act[k] for k in ("melds", "add") if k in act}}
         body["rounds"][r]["moves"][index:index + 1] = [
-            {"player": seat, "action": lay}, {"player": seat, "event": "ask"},
-            {"player": partner, "event": "answer", "answer": "no"},
-            {"player": seat, "action": {"type": "discard", "card": act["discard"]}}]
+            {"player": seat, "action": lay}, {"player": seat, "action": {"type": "discard", "card": act["discard"]}}]
+        body["rounds"][r]["moves"][turn:turn] = [{"player": seat, "event": "ask"},
+                                                 {"player": partner, "event": "answer", "answer": "no"}]
         del body["rounds"][r]["moves"][index + 4:]
-        return r, index + 3
+        return r, index + 2
     return None
 
 

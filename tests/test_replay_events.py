@@ -165,13 +165,15 @@ def test_both_forms_at_once_are_refused():
 
 
 def _going_out(vid: str, answer_: str | None, after: list, drawn: str = "AC") -> dict:
-    """Seat 0 holds a canasta of kings, which it lays, three aces and a five; after drawing, it asks."""
+    """Seat 0 holds a canasta of kings, which it lays, three aces and a five; right after drawing, it asks (the
+    moment every text allows: no-pagat's "rett etter trekk eller opptak av bunken, før videre melding")."""
     hands = copy.deepcopy(HANDS)
     hands[0] = CANASTA + ["AH", "AD", "AS", "5C"]
     hands[2][9] = "6D"  # both K♣ are seat 0's
-    moves = [draw(0, [drawn]), {"player": 0, "action": {"type": "meld", "melds": [CANASTA]}}]
+    moves = [draw(0, [drawn])]
     if answer_ is not None:
         moves += [ask(0), answer(2, answer_)]
+    moves.append({"player": 0, "action": {"type": "meld", "melds": [CANASTA]}})
     return {"variant": vid, "players": 4, "deal": {"hands": hands, "discard_pile": ["7C"], "stock_count": 63},
             "moves": moves + after}
 
@@ -218,13 +220,14 @@ def test_an_answer_must_follow_a_question_by_the_partner():
     nobody = replayed(_going_out("no-pagat", None, [answer(2, "yes")]))
     assert nobody.first_illegal.index == 2 and nobody.first_illegal.reason.key == "replay.answer_without_question"
     body = _going_out("no-pagat", "yes", [GO_OUT])
-    body["moves"][3]["player"] = 1  # an opponent answers
+    body["moves"][2]["player"] = 1  # an opponent answers
     wrong = replayed(body)
-    assert wrong.first_illegal.index == 3 and wrong.first_illegal.reason.key == "replay.not_partner"
-    body = _going_out("no-pagat", None, [ask(0), GO_OUT])  # nobody answers
+    assert wrong.first_illegal.index == 2 and wrong.first_illegal.reason.key == "replay.not_partner"
+    # sv-classic lets the partner be asked at any time before going out ("innan du går ut")
+    body = _going_out("sv-classic", None, [ask(0), GO_OUT])  # nobody answers
     waiting = replayed(body)
     assert waiting.first_illegal.index == 3 and waiting.first_illegal.reason.key == "replay.unanswered"
-    again = replayed(_going_out("no-pagat", "no", [ask(0), answer(2, "yes"), GO_OUT]))
+    again = replayed(_going_out("sv-classic", "no", [ask(0), answer(2, "yes"), GO_OUT]))
     assert again.first_illegal.index == 4 and again.first_illegal.reason.key == "replay.asked_again"
 
 
@@ -254,7 +257,7 @@ def situation_json(sit) -> dict:
                           "red_threes": sit.opponents.red_threes},
             "player": {"hand": list(sit.hand), "has_melded": sit.has_melded},
             "turn": {"drew": sit.drew, "cards_from_pile": list(sit.cards_from_pile),
-                     "partner_answer": sit.partner_answer}}
+                     "partner_answer": sit.partner_answer, "asked_after_melding": sit.asked_after_melding}}
 
 
 @pytest.mark.parametrize("vid", ["no-pagat", "sv-classic", "da-ludo"])

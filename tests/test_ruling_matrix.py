@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine_json import InputError, adjudicate
+from engine_json import InputError, adjudicate, score
 from ruling_quotes import QUOTES, opening_band
-from ruling_table import HOUSE_RULES, ROWS
+from ruling_table import HOUSE_RULES, ROWS, SCORE_ROWS
 
 ORDER = ("sv-classic", "no-pagat", "da-ludo", "sv-gamerules")
 VERDICTS = {"L": "legal", "I": "illegal", "U": "undetermined", "422": 422}
@@ -37,7 +37,9 @@ def test_rule_matrix(variants, name, situation, action, rule, variant, expected)
     if expected == 422:
         with pytest.raises(InputError) as err:
             adjudicate(payload, variants)
-        assert err.value.status == 422 and err.value.errors[0]["pointer"].startswith(("/situation", "/action"))
+        # at the table, or at a house rule that makes every table impossible
+        at = ("/situation", "/action") + (("/house_rules",) if HOUSE_RULES.get(name) else ())
+        assert err.value.status == 422 and err.value.errors[0]["pointer"].startswith(at)
         return
     ruling = adjudicate(payload, variants)
     assert ruling["verdict"] == expected, ruling["summary"]
@@ -87,3 +89,33 @@ def test_no_sentence_about_another_player_count_is_cited(variants, name, situati
         for c in reason["citations"]:
             counts = by_span[(c["start"], c["end"])].players
             assert not counts or players in counts, (reason["rule"], c["quote"], counts)
+
+
+SCORE_CASES = [pytest.param(name, players, teams, variant, expected, id=f"{name} [{variant}]")
+               for name, players, teams, per_variant in SCORE_ROWS
+               for variant, expected in zip(ORDER, per_variant, strict=True)]
+
+
+@pytest.mark.parametrize("name,players,teams,variant,expected", SCORE_CASES)
+def test_score_matrix(variants, name, players, teams, variant, expected):
+    """A round is refused only where a rule the text states rules it out (or every reading does); where the
+    score rests on a point the text leaves open, it is made under each reading (issue 43, item 5)."""
+    body = {"variant": variant, "players": players, "teams": teams}
+    if expected == 422:
+        with pytest.raises(InputError) as err:
+            score(body, variants)
+        assert err.value.status == 422 and err.value.type in ("impossible-input", "rule-not-stated")
+        return
+    result = score(body, variants)
+    first = result["teams"][0]["round"]
+    assert "undetermined" not in result
+    if isinstance(expected, int):
+        assert first == expected and "decided_across" not in result and "cannot_happen" not in result
+    elif expected[0] == "across":
+        _, points, points_scored = expected
+        assert result["decided_across"] == points and first == points_scored
+        assert all(set(c["values"]) <= set(points) for c in result["cannot_happen"]), result["cannot_happen"]
+    else:  # scored as given: the service's own reading rules it out, and the score says so
+        assert first == expected[1] and "decided_across" not in result
+        [told] = result["cannot_happen"]
+        assert all(variants[variant].params[p].status == "interpreted" for p in told["values"]), told

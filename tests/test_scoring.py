@@ -555,12 +555,17 @@ def test_da_ludo_black_three_in_hand_is_not_stated():
     assert "for example: what a black three counts: 5" in err["detail"]  # another text's figure as a house rule
 
 
-def test_da_ludo_two_in_a_meld_is_not_stated():
-    with pytest.raises(NotStatedError) as e:
-        play("da-ludo", T("Vi", melds=[["KH", "KS", "2C"]]), T("De"))
-    assert e.value.parameters == ["wild.twos"]
-    assert e.value.errors[0]["pointer"] == "/teams/0/melds/0/2"
-    assert "for example: whether twos are wild: yes" in e.value.errors[0]["detail"]
+def test_da_ludo_two_in_a_meld_is_scored_under_the_reading_that_allows_it():
+    """The sheet never says whether twos are wild: the meld K K 2 can lie on a table only where they are, so
+    the round is scored under that reading and says the other rules it out (#43 item 5)."""
+    result = play("da-ludo", T("Vi", melds=[["KH", "KS", "2C"]]), T("De"))
+    assert result["decided_across"] == ["wild.twos"] and "undetermined" not in result
+    assert lines_of(result, "Vi")["melded_cards"] == 40
+    [ruled_out] = result["cannot_happen"]
+    assert ruled_out["values"] == {"wild.twos": False}
+    reason = ruled_out["reasons"][0]
+    assert reason["pointer"] == "/teams/0/melds/0" and reason["rule"] == "meld.same_rank"
+    assert interpretation(result, "wild.twos")["status"] == "not_stated"  # as the text gives it, not as read
 
 
 def test_da_ludo_two_in_hand_is_fine():
@@ -576,11 +581,14 @@ def test_penalty_not_in_the_text():
     assert "-500" in e.value.errors[0]["detail"]
 
 
-def test_da_ludo_second_meld_of_a_rank_is_not_stated():
-    with pytest.raises(NotStatedError) as e:
-        play("da-ludo", T("Vi", melds=[["9H", "9S", "9D"], ["9C", "9H", "9S"]]), T("De"))
-    assert e.value.parameters == ["meld.one_per_rank"]
-    assert e.value.errors[0]["pointer"] == "/teams/0/melds/1"
+def test_da_ludo_second_meld_of_a_rank_is_scored_where_a_team_may_hold_one():
+    """The sheet never says whether a team may start a second meld of a rank: scored under the reading that
+    allows it, the other named as ruling the round out (#43 item 5)."""
+    result = play("da-ludo", T("Vi", melds=[["9H", "9S", "9D"], ["9C", "9H", "9S"]]), T("De"))
+    assert result["decided_across"] == ["meld.one_per_rank"]
+    [ruled_out] = result["cannot_happen"]
+    assert ruled_out["values"] == {"meld.one_per_rank": True}
+    assert ruled_out["reasons"][0]["pointer"] == "/teams/0/melds/1"
 
 
 def test_negative_red_threes_house_rule_needs_all_four_figure():

@@ -31,12 +31,12 @@ from adjudicator.model.enums import ActionType, Status, Verdict
 from adjudicator.compare.matrix import MatrixRow
 from adjudicator.model.messages import Param, ParamValue, jsonable
 from adjudicator.model.parameters import PARAMETERS
-from adjudicator.words.clauses import statement
+from adjudicator.words.clauses import reading_message, statement
 from adjudicator.words.render import (render, requirement_message, ruling_summary, ruling_words, said,
                                       said_and_code, said_kept, summary, words, words_for)
 from adjudicator.model.rule_ids import RULES
 from adjudicator.options.paging import EVERY, Page
-from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, TeamScore
+from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, ScoreReading, TeamScore
 from adjudicator.variants import Citation, Entry, Variant, translated
 
 
@@ -220,16 +220,17 @@ def open_points(r: Ruling, lang: str, words: bool = True) -> list[dict]:
         return []
     out = []
     for name, values in r.open_points:
-        verdicts = {dict(reading.values).get(name): reading.verdict for reading in r.readings
+        # keyed by each value's repr: a reading may be a list (what freezes the pile), and True is not 1
+        verdicts = {repr(dict(reading.values).get(name)): reading.verdict for reading in r.readings
                     if len(reading.values) == 1}
-        ruled_out = [dict(c.values).get(name) for c in r.cannot_happen if len(c.values) == 1]
+        ruled_out = [repr(dict(c.values).get(name)) for c in r.cannot_happen if len(c.values) == 1]
         point = {"parameter": name}
         if words:
             point["question"] = words_for("open_point.question", lang, parameter=Param(name))
         point["choices"] = [{"value": jsonable(v),
                              **({"label": said(statement(name, v), lang)} if words else {}),
-                             **({"verdict": verdicts[v]} if v in verdicts else {}),
-                             **({"cannot_happen": True} if v in ruled_out else {})} for v in values]
+                             **({"verdict": verdicts[repr(v)]} if repr(v) in verdicts else {}),
+                             **({"cannot_happen": True} if repr(v) in ruled_out else {})} for v in values]
         out.append(point)
     return out
 
@@ -313,18 +314,49 @@ def outcome(sheet: RoundSheet | GameSheet, lang: str) -> str:
 
 
 def round_sheet(s: RoundSheet, lang: str) -> dict:
-    return {"variant": s.variant, "target": s.target, "teams": [team_score(t, lang) for t in s.teams],
-            "game_over": s.game_over, "winner": s.winner, "outcome": outcome(s, lang),
-            "interpretations": [interpretation(i, lang) for i in s.interpretations]}
+    return _across({"variant": s.variant, "target": s.target, "teams": [team_score(t, lang) for t in s.teams],
+                    "game_over": s.game_over, "winner": s.winner, "outcome": outcome(s, lang),
+                    "interpretations": [interpretation(i, lang) for i in s.interpretations]}, s, lang)
 
 
 def score(s: RoundSheet | GameSheet, lang: str) -> dict:
     if isinstance(s, RoundSheet):
         return round_sheet(s, lang)
-    return {"variant": s.variant, "players": s.players, "target": s.target,
-            "rounds": [round_sheet(r, lang) for r in s.rounds], "teams": [team_score(t, lang) for t in s.teams],
-            "game_over": s.game_over, "winner": s.winner, "outcome": outcome(s, lang),
-            "interpretations": [interpretation(i, lang) for i in s.interpretations]}
+    return _across({"variant": s.variant, "players": s.players, "target": s.target,
+                    "rounds": [round_sheet(r, lang) for r in s.rounds], "teams": [team_score(t, lang) for t in s.teams],
+                    "game_over": s.game_over, "winner": s.winner, "outcome": outcome(s, lang),
+                    "interpretations": [interpretation(i, lang) for i in s.interpretations]}, s, lang)
+
+
+def _across(out: dict, s: RoundSheet | GameSheet, lang: str) -> dict:
+    """What a score made across the readings of its text adds (:mod:`adjudicator.scoring.across`): the points
+    every reading agrees on, or each reading's totals where they differ (and the reading the lines show), and
+    the readings under which the round cannot happen."""
+    across = s.across
+    if across.points:
+        out["decided_across"] = list(across.points)
+    if across.readings:
+        out["undetermined"] = True
+        out["shown_reading"] = {p: jsonable(v) for p, v in across.shown}
+        out["readings"] = [{"values": {p: jsonable(v) for p, v in r.values},
+                            "reading": said(reading_message(r.values), lang),
+                            "teams": [{"name": name, "round": points, "total": total}
+                                      for name, points, total in r.teams],
+                            "game_over": r.game_over, "winner": r.winner,
+                            "outcome": _reading_outcome(r, lang)} for r in across.readings]
+    if across.cannot_happen:
+        out["cannot_happen"] = [cannot_happen(c, lang) for c in across.cannot_happen]
+    return out
+
+
+def _reading_outcome(r: ScoreReading, lang: str) -> str:
+    """Who won under one reading, or that nobody is named, or how far the leader still has to go."""
+    if r.winner is not None:
+        return words_for("game.winner", lang, team=r.winner)
+    if r.game_over:
+        return words_for("game.over_no_winner", lang)
+    best = max(total for _, _, total in r.teams)
+    return words_for("game.goes_on", lang, count=max(0, r.target - best), target=r.target)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -246,14 +246,17 @@ def _ruling_groups(answered: list[VariantResult]) -> tuple[Group, ...]:
 
 
 def _team_outcome(sheet) -> tuple:
-    return tuple((t.name, t.round, t.total) for t in sheet.teams)
+    """Each team's round and total, and -- where they depend on how the text is read -- each reading's: a score
+    that is one reading's of several never agrees with a score the text decides."""
+    return tuple((t.name, t.round, t.total) for t in sheet.teams), repr(sheet.across.readings)
 
 
 def _score_groups(answered: list[VariantResult]) -> tuple[Group, ...]:
     groups: dict[tuple, list[str]] = {}
     for r in answered:
         groups.setdefault(_team_outcome(r.score), []).append(r.variant)
-    return tuple(Group(tuple(ids), totals={name: total for name, _, total in key}) for key, ids in groups.items())
+    return tuple(Group(tuple(ids), totals={name: total for name, _, total in key[0]})
+                 for key, ids in groups.items())
 
 
 # ----------------------------------------------------------------------------------------------

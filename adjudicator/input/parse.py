@@ -204,6 +204,7 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
         answer,
         base,
         _pile_unnamed(raw.get("pile_unnamed")),
+        (turn or {}).get("asked_after_melding"),
     )
     if issues:
         raise ImpossibleInput(issues)

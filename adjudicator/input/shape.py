@@ -163,6 +163,13 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
             "illegal, and after a `yes` the turn may not end without going out; `/v1/options` then\n"
             "offers no going out after a `no`. Where the text is silent, the ruling is made under\n"
             "both readings.\n", enum=[None, *PARTNER_ANSWERS]))
+        asked_after_melding = StrictBoolean(allow_none=True, metadata=doc(
+            "Whether the player had melded this turn before asking the partner (melds beyond the one a\n"
+            "take of the pile lays with its top card); leave it out when it is not known. Where the\n"
+            "variant's text says when the question is asked (`go_out.ask_partner_when`, e.g. no-pagat's\n"
+            "\"rett etter trekk eller opptak av bunken, før videre melding\"), an answer asked after melding,\n"
+            "or before the draw (`drew: null`), cannot be in force: the situation is refused (422 at this\n"
+            "member, or at `partner_answer`).\n"))
 
     class PileUnnamed(StrictSchema):
         """Present when the pile holds cards under those `discard_pile` names that nobody named (how many

@@ -17,6 +17,9 @@ from .messages import Items, Message, Word, msg
 RANK_KEYS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
 FREEZERS = ("joker", "two", "red_three_upcard", "black_three")
 UPCARD_KINDS = ("joker", "two", "red_three", "black_three")
+# when a player may ask the partner "may I go out?": right after the draw (or the take of the pile) and before
+# any further meld, or at any time of the turn before going out
+ASK_TIMES = ("after_draw_before_meld", "before_going_out")
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,7 @@ PARAMETERS: tuple[Param, ...] = tuple(
         _p("go_out.meld_all", "bool"),
         _p("go_out.discard_last", "bool"),
         _p("go_out.ask_partner", "bool"),
+        _p("go_out.ask_partner_when", "enum", choices=ASK_TIMES),
         _p("concealed.allowed", "bool"),
         _p("concealed.discard_allowed", "bool"),
         _p("concealed.needs_canasta_in_turn", "bool"),
@@ -212,10 +216,20 @@ def check_value(param: Param, value: Any) -> Any:
             if str(k) not in ("2", "3", "4", "5", "6"):
                 raise ParamValueError("value.bad_player_count", given=str(k))
             out[int(k)] = bounded(v)
+        if param.name == "players.team_size":
+            _check_teams(out)
         return out
     if t == "bands":
         return _check_bands(value)
     raise AssertionError(f"unknown parameter type {t}")
+
+
+def _check_teams(sizes: dict[int, int]) -> None:
+    """Teams of ``size`` must split ``players`` into two teams or more, each of that size: a table of four in
+    teams of three, or of four in one team, cannot be dealt (no opponents, or a player left over)."""
+    for players, size in sizes.items():
+        if players % size or players // size < 2:
+            raise ParamValueError("value.team_size_split", players=players, size=size)
 
 
 def readings_of(param: Param) -> tuple:

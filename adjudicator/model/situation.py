@@ -117,7 +117,8 @@ class Situation:
     ``"pile"`` when they have, and :data:`NOT_GIVEN` when nobody said. ``cards_from_pile``
     lists the pile's cards taken this turn bottom first, so that its last card is the pile's
     top card. ``partner_answer`` is what the partner said when asked "may I go out?" (None:
-    not asked, or not known). ``base`` is
+    not asked, or not known); ``asked_after_melding`` whether the player had melded this turn before asking
+    (beyond the meld a take of the pile lays; None: not said). ``base`` is
     where these facts stand in a request, so a missing one can be named by pointer.
 
     The constructor is the one way to make one, by hand or by the parser: it puts every card code in
@@ -141,12 +142,14 @@ class Situation:
     partner_answer: str | None  # "yes" or "no": the partner's answer to "may I go out?" this turn
     base: str
     pile_unnamed: PileUnnamed | None  # cards under the named pile that nobody named (None: the pile is as named)
+    asked_after_melding: bool | None  # the partner was asked after the player had melded this turn (None: not said)
 
     def __init__(self, players: int | None = None, first_round: bool | None = None, stock_count: int | None = None,
                  pile: tuple[str, ...] | None = None, team: Side = EMPTY_SIDE, opponents: Side = EMPTY_SIDE,
                  hand: tuple[str, ...] | None = None, hand_count: int | None = None, has_melded: bool | None = None,
                  drew: str | None = NOT_GIVEN, cards_from_pile: tuple[str, ...] = (),
-                 partner_answer: str | None = None, base: str = "/situation", pile_unnamed: PileUnnamed | None = None):
+                 partner_answer: str | None = None, base: str = "/situation", pile_unnamed: PileUnnamed | None = None,
+                 asked_after_melding: bool | None = None):
         if not table_canonical(hand, pile, cards_from_pile, team.melds, opponents.melds):  # one look (compiled)
             if hand is not None:
                 hand = parse_all(hand, base + "/player/hand")
@@ -162,7 +165,7 @@ class Situation:
             "players": players, "first_round": first_round, "stock_count": stock_count, "pile": pile, "team": team,
             "opponents": opponents, "hand": hand, "hand_count": hand_count, "has_melded": has_melded, "drew": drew,
             "cards_from_pile": cards_from_pile, "partner_answer": partner_answer, "base": base,
-            "pile_unnamed": pile_unnamed})
+            "pile_unnamed": pile_unnamed, "asked_after_melding": asked_after_melding})
 
     # --- facts a check needs (each ``need_*`` makes its test itself: one call less on the engine's hot path) --
     def need(self, value, path: str):
@@ -322,7 +325,8 @@ def _part_side(side: Side, at: str, reads: list) -> PartSide:
     return made
 
 
-_KEPT = ("players", "first_round", "hand_count", "has_melded", "drew", "cards_from_pile", "partner_answer", "base")
+_KEPT = ("players", "first_round", "hand_count", "has_melded", "drew", "cards_from_pile", "partner_answer", "base",
+         "asked_after_melding")
 
 
 class PartTable(Situation):
@@ -391,5 +395,6 @@ def part_table(situation: Situation) -> PartTable:
         "opponents": _part_side(situation.opponents, base + "/opponents", reads),
         "hand_count": len(situation.hand) if situation.hand is not None else situation.hand_count,
         "has_melded": situation.has_melded, "drew": situation.drew, "cards_from_pile": situation.cards_from_pile,
-        "partner_answer": situation.partner_answer, "base": base, "reads": reads})
+        "partner_answer": situation.partner_answer, "base": base, "reads": reads,
+        "asked_after_melding": situation.asked_after_melding})
     return made

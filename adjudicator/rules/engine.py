@@ -10,12 +10,14 @@ just those checks undetermined. Nothing here names a variant.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ..model.actions import Action
 from ..model.cards import JOKER, beyond, counts, is_black_three, is_red_three
 from ..model.enums import ActionType
-from ..model.findings import Ruling
+from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
 from .going_out import check_all_cards, check_canastas, check_last_discard, check_partner_answer, concealed
-from .judge import Judge, MissingFact, NotStated
+from .judge import Judge, MissingFact, NotStated, known
 from ..model.messages import Card
 from .opening import check_opening, pile_cards_apart, without_pile_cards
 from .readings import TableDoubt, decide_across
@@ -69,9 +71,31 @@ def team_table(judge: Judge, situation: Situation, opponents: bool = True) -> Ta
 
 
 def rule_once(situation: Situation, action: Action, rules: Variant) -> Ruling:
-    """One ruling under these rules as they stand (an open point stays open)."""
+    """One ruling under these rules as they stand (an open point stays open).
+
+    A take whose cards from the hand make a meld with the top card, where the team already has a meld of that
+    rank, is two plays the player may choose between wherever a team may hold a second meld of a rank: onto the
+    meld, or a meld of its own. The first is ruled; where it is not legal and the text does not settle that a
+    team holds one meld per rank, the second is ruled too, and the better of the two is the ruling (the player
+    makes the choice the rules allow, never the worse one)."""
     judge = Judge(rules, situation.players)
+    apart = _run(judge, situation, action, False)
+    ruled = judge.ruling(action.type)
+    if apart and ruled.verdict != LEGAL and known(rules, "meld.one_per_rank") is not True:
+        other = Judge(rules, situation.players)
+        _run(other, situation, action, True)
+        alone = other.ruling(action.type)
+        if alone.verdict == LEGAL or (alone.verdict == UNDETERMINED and ruled.verdict == ILLEGAL):
+            return alone
+    return ruled
+
+
+def _run(judge: Judge, situation: Situation, action: Action, apart: bool) -> bool:
+    """The action's handler under ``judge`` (``apart``: a take's cards laid as a meld of their own); True where
+    a take could also be laid that way (see :func:`rule_once`)."""
     try:
+        if action.type == ActionType.TAKE_PILE:
+            return rule_take_pile(judge, situation, action, apart)
         HANDLERS[action.type](judge, situation, action)
     except MissingFact as e:
         # The ruling stopped before its remaining checks, for want of a fact: whatever passed so far, it is
@@ -80,7 +104,7 @@ def rule_once(situation: Situation, action: Action, rules: Variant) -> Ruling:
         judge.stopped_short()
     except NotStated as e:
         judge.not_stated.append(e.name)
-    return judge.ruling(action.type)
+    return False
 
 
 # --- handlers ----------------------------------------------------------------------------------
@@ -90,15 +114,17 @@ def rule_draw(judge: Judge, situation: Situation, action: Action) -> None:
     check_draw(judge, situation)
 
 
-def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
+def rule_take_pile(judge: Judge, situation: Situation, action: Action, apart: bool = False) -> bool:
+    """A take of the pile; True where its cards could also lie as a meld of their own (``apart``: they are ruled
+    so), see :func:`rule_once`."""
     check_drew(judge, situation, want_drawn=False)
     first_round(judge, situation, "first_round.no_pile", "take_pile")
     pile = check_pile_not_empty(judge, situation)
     if not pile:
-        return
+        return False
     top = pile[-1]
     if not top_usable(judge, top):
-        return
+        return False
     if len(pile) == 1 and situation.pile_unnamed is None:
         check_one_card_rule(judge, situation)
     opened = situation.need_team_opened()
@@ -109,8 +135,9 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
         frozen = frozen_reasons(judge, pile, opened, situation.pile_unnamed, situation.base)
     table = team_table(judge, situation)
     adds = action.adds
+    other_play = False
     if action.with_cards:
-        take_with_hand(judge, table, top, action.with_cards, frozen)
+        other_play = take_with_hand(judge, table, top, action.with_cards, frozen, apart=apart)
     else:
         shown, adds = shown_in_adds(situation, table, top, adds) if frozen else ([], adds)
         if shown:  # a frozen pile taken onto the meld, the hand's cards added to it: they are shown with the top
@@ -121,7 +148,7 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
     pile_used = check_pile_cards(judge, situation, action)
     groups = [[top, *action.with_cards]] + [list(m) for m in action.melds] + [list(a.cards) for a in action.adds]
     check_opening(judge, situation, table, without_pile_cards(groups, pile_used), pile_used)
-    left = _left_after_take(judge, situation, action, pile)
+    left = _left_after_take(situation, action, pile)
     if left is not None and left <= 1:
         # the last card goes with this take, or with the discard that must end the turn: going out, as after a
         # meld that leaves one card -- the partner's answer binds it, and the team's canastas must allow it
@@ -134,19 +161,19 @@ def rule_take_pile(judge: Judge, situation: Situation, action: Action) -> None:
         judge.note("consequence.rest_next_turn")
     if any(is_red_three(c) for c in pile[:-1]):
         judge.note("consequence.lay_out_red_threes")
+    return other_play
 
 
-def _left_after_take(judge: Judge, situation: Situation, action: Action, pile: tuple[str, ...]) -> int | None:
-    """Cards in hand once the take is laid: the hand, and the pile's cards below its top where the take takes
-    the whole pile (``pile.taken_whole``, read only where it decides), less the cards the take lays (None: the
-    hand's size is not given)."""
+def _left_after_take(situation: Situation, action: Action, pile: tuple[str, ...]) -> int | None:
+    """Cards in hand once the take is laid: the hand and the pile's cards below its top, less the cards the take
+    lays (None: the hand's size is not given). Where a text lets a take leave cards in the pile
+    (``pile.taken_whole`` false), that is a choice the player may make, never one forced on him: the player may
+    take the whole pile, so a take is ruled as the whole pile's. Cards nobody named below the pile are one at
+    the least."""
     if situation.hand is None and situation.hand_count is None:
         return None
-    top_only = situation.need_hand_size() - len(action.with_cards) - len(action.laid_cards())
-    whole = top_only + len(pile) - 1
-    if top_only > 1 or whole <= 1:
-        return whole if top_only <= 1 else top_only  # the same either way the take is read
-    return whole if judge.param("pile.taken_whole") else top_only
+    below = len(pile) - 1 + (1 if situation.pile_unnamed is not None else 0)
+    return situation.need_hand_size() - len(action.with_cards) - len(action.laid_cards()) + below
 
 
 def rule_meld(judge: Judge, situation: Situation, action: Action) -> None:
@@ -235,5 +262,12 @@ def _discard_consequences(judge: Judge, card: str) -> None:
             judge.note("consequence.black_three_blocks")
 
 
-HANDLERS = {ActionType.DRAW: rule_draw, ActionType.TAKE_PILE: rule_take_pile, ActionType.MELD: rule_meld,
-            ActionType.GO_OUT: rule_go_out, ActionType.DISCARD: rule_discard}
+def _take(judge: Judge, situation: Situation, action: Action) -> None:
+    """The take as the other handlers are called (:func:`_run` calls :func:`rule_take_pile` itself, for what it
+    says of the take's other play)."""
+    rule_take_pile(judge, situation, action)
+
+
+HANDLERS: dict[ActionType, Callable[[Judge, Situation, Action], None]] = {
+    ActionType.DRAW: rule_draw, ActionType.TAKE_PILE: _take, ActionType.MELD: rule_meld,
+    ActionType.GO_OUT: rule_go_out, ActionType.DISCARD: rule_discard}

@@ -67,11 +67,14 @@ def check_meld(judge: Judge, cards, subject: Message, going_out: bool = False) -
         reds = [c for c in threes if is_red_three(c)]
         if reds:
             with judge.rule("red_three.never_melded") as check:
-                judge.param("red_three.laid_out")
-                check.result(False, "meld.red_three", subject=subject, card=Card(reds[0]))
+                if judge.param("red_three.laid_out"):  # a bonus card, laid out as it comes: never melded
+                    check.result(False, "meld.red_three", subject=subject, card=Card(reds[0]))
+            if check.decided:
+                return
+            # where red threes are not laid out, nothing makes a red three other than a card of rank three
+        if len(reds) < len(threes):
+            _check_black_threes(judge, cards, subject, going_out)  # black threes (a red one among them mixes)
             return
-        _check_black_threes(judge, cards, subject, going_out)  # threes, none of them red
-        return
     naturals: list[str] | None = None
     wilds: list[str] = []
     with judge.rule("meld.same_rank") as check:
@@ -92,6 +95,12 @@ def check_meld(judge: Judge, cards, subject: Message, going_out: bool = False) -
         with judge.rule("meld.wild_only") as check:
             allowed = judge.param("meld.wild_only_allowed")
             check.result(bool(allowed), "meld.wild_only" if allowed else "meld.wild_only_refused", subject=subject)
+    _wild_limits(judge, subject, n, w)
+
+
+def _wild_limits(judge: Judge, subject: Message, n: int, w: int) -> None:
+    """The limits on a meld's natural cards (``n``) and wild cards (``w``): the least natural cards, and where it
+    holds wild cards, the most wild cards, the natural majority and the natural cards needed for each wild."""
     with judge.rule("meld.min_naturals") as check:
         least = judge.param("meld.min_naturals")
         check.result(n >= least, "meld.min_naturals", subject=subject, count=n, least=least)
@@ -115,6 +124,8 @@ def _check_black_threes(judge: Judge, cards, subject: Message, going_out: bool) 
         if judge.param("black_three.meld_only_going_out"):
             check.result(going_out, "black_three.going_out" if going_out else "black_three.not_going_out",
                          subject=subject)
+    naturals: list[str] = []
+    wilds: list[str] = []
     with judge.rule("black_three.meld") as check:
         naturals, wilds = split(judge, cards)
         others = [c for c in naturals if not is_black_three(c)]
@@ -124,12 +135,23 @@ def _check_black_threes(judge: Judge, cards, subject: Message, going_out: bool) 
         sizes = judge.param("black_three.meld_sizes")
         sizes_word = tuple(sizes)
         wilds_ok = not wilds or bool(judge.param("black_three.meld_wilds_allowed"))
-        if len(naturals) not in sizes:
+        if wilds and wilds_ok:
+            # wild cards stand in for black threes: the meld is sized by all its cards, and holds no more black
+            # threes than a meld of them may
+            if len(cards) < min(sizes) or len(naturals) > max(sizes):
+                check.result(False, "black_three.size_with_wilds", subject=subject, count=len(cards),
+                             threes=len(naturals), least=min(sizes), most=max(sizes))
+            else:
+                check.result(True, "black_three.ok_with_wilds", subject=subject, count=len(naturals),
+                             wilds=len(wilds))
+        elif len(naturals) not in sizes:
             check.result(False, "black_three.size", subject=subject, count=len(naturals), sizes=sizes_word)
         elif not wilds_ok:
             check.result(False, "black_three.wilds", subject=subject, sizes=sizes_word)
         else:
             check.result(True, "black_three.ok", subject=subject, count=len(naturals), sizes=sizes_word)
+    if wilds and check.passed is True:  # the wild cards a meld may hold, as in any meld
+        _wild_limits(judge, subject, len(naturals), len(wilds))
 
 
 def meld_rank_or_open(judge: Judge, cards) -> str | None:

@@ -28,10 +28,15 @@ def frozen_reasons(judge: Judge, pile, opened: bool, unnamed: PileUnnamed | None
     """Why the pile is frozen for this team (empty: it is not), by ``pile.frozen_by`` and ``pile.before_opening``;
     ``opened``: whether the team has opened; ``unnamed``: what is known of the pile's cards nobody named (a fact
     not known there is missing only where it could freeze a pile nothing else freezes)."""
-    freezers = judge.param("pile.frozen_by")
     reasons = []
     unknown: list[str] = []
-    wild_two = "two" in freezers and judge.wild("2S")
+    twos = unnamed is not None or any(c != JOKER and c[:-1] == "2" for c in pile)
+    if unnamed is not None or JOKER in pile or twos or any(is_black_three(c) for c in pile) or \
+            (pile and is_red_three(pile[0])):
+        freezers = judge.param("pile.frozen_by")
+    else:
+        freezers = ()  # nothing in the pile could freeze it, whatever the text counts as a freezer
+    wild_two = "two" in freezers and twos and judge.wild("2S")  # read only where a two may lie in the pile
     if "joker" in freezers and JOKER in pile:
         reasons.append(Freeze(msg("frozen.joker"), "pile.frozen_by", "freezer:joker"))
     if wild_two and any(c != JOKER and c[:-1] == "2" for c in pile):
@@ -83,9 +88,11 @@ def top_usable(judge: Judge, top: str) -> bool:
     """Whether the top card can be taken at all: not a red three, a black three, or (often) a wild card."""
     if is_red_three(top):
         with judge.rule("pile.top.red_three") as check:
-            judge.param("red_three.laid_out")
-            check.result(False, "pile.top_red_three", top=Card(top))
-        return False
+            if judge.param("red_three.laid_out"):  # a bonus card, laid out: never melded, so never taken to meld
+                check.result(False, "pile.top_red_three", top=Card(top))
+        if check.decided:
+            return False
+        return True  # where red threes are not laid out, one is a card of rank three like any other
     if is_black_three(top):
         with judge.rule("pile.top.black_three") as check:
             blocks = judge.param("black_three.blocks_next_player")
@@ -164,11 +171,15 @@ def _makes_meld(top_rank: str, matching: list[str], with_cards) -> bool:
     return len(matching) == 1 and any(c == JOKER or c[:-1] == "2" for c in with_cards if c not in matching)
 
 
-def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: list[Freeze], onto: bool = False) -> None:
+def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: list[Freeze], onto: bool = False,
+                   apart: bool = False) -> bool:
     """Taking the pile with cards from the hand that meld with its top card. Where the team has a meld of the
     top card's rank, they go with it onto that meld: the same play as taking the pile onto the meld and adding
-    them (``onto``: the action was written so), and where a team may hold a second meld of a rank it may still
-    add to the first. Cards that make no meld with the top card are taken that way only."""
+    them (``onto``: the action was written so). Where a team may hold a second meld of a rank, the player may
+    instead lay them as a meld of their own (``apart``: this play is ruled): True where that other play is open
+    to the player -- the team has a meld of the rank and the cards make a meld with the top card by themselves
+    (the engine then rules it too, :func:`adjudicator.rules.engine.rule_once`). Cards that make no meld with the
+    top card are taken onto the meld only."""
     top_rank = rank(top)
     matching = [c for c in with_cards if c != JOKER and rank(c) == top_rank]
     try:
@@ -177,7 +188,8 @@ def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: lis
         target = UNKNOWN
         if not frozen and not _makes_meld(top_rank, matching, with_cards):
             raise  # whether the cards need that meld decides the take
-    if not frozen and target is not None and not _makes_meld(top_rank, matching, with_cards):
+    alone = _makes_meld(top_rank, matching, with_cards)
+    if not frozen and target is not None and not alone:
         onto = True
         with judge.rule("pile.unfrozen.add_to_meld") as check:
             ok = judge.param("pile.unfrozen_add_to_meld")
@@ -231,11 +243,12 @@ def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: lis
         if has_wild:
             table.missing()
         table.lay(group, subject, going_out=False, joins=True)
-        return
-    if target is not None:  # onto the team's meld of that rank: where a second meld of it is allowed, so is this
+        return False
+    if target is not None and not apart:  # onto the team's meld of that rank
         table.add(group, top_rank, subject)
-        return
-    table.lay(group, subject, going_out=False)
+        return alone and not onto  # cards written as an addition to the meld go onto it: the player said so
+    table.lay(group, subject, going_out=False)  # a meld of its own (where the team has one of the rank: a second)
+    return False
 
 
 def shown_in_adds(situation: Situation, table: Table, top: str, adds) -> tuple[list[str], tuple]:

@@ -17,7 +17,8 @@ variant's own parameters, so a new variant file gets them without code:
 * nobody has melded in a first round that allows no opening;
 * a pile taken this turn leaves no pile behind, and its top card lies in a meld of
   the team (``pile.taken_whole``);
-* a partner's answer only where the player has a partner (``players.team_size``);
+* a partner's answer only where the player has a partner (``players.team_size``), and asked when the text
+  says the question comes (``go_out.ask_partner_when``: not before the draw, nor after melding);
 * a red three lies in the pile only as an upcard, or under upcards that make one
   turn another (``pile.upcard_turn_more``): it is never discarded.
 
@@ -76,7 +77,18 @@ class Probe:
                 self.touched[name] = None
         for found, rests in zip(judge.findings, judge.grounds or ()):
             if found.passed is not True:
-                self.faults.append(Fault(at, found, rests))
+                self.faults.append(Fault(at, found, unsure_for(judge, rests)))
+
+
+def unsure_for(judge: Judge, names: tuple[str, ...]) -> tuple[str, ...]:
+    """``names`` (what a check rests on that the text does not state outright) less the figures by player count
+    that the text states for this table's count (``stated_for``: sv-classic's canastas to go out, stated for two
+    and four players, read for three)."""
+    players = judge.players
+    if players is None or not names:
+        return names
+    params = judge.rules.params
+    return tuple(n for n in names if players not in params[n].stated_for)
 
 
 def rule_failed(finding: Finding, parameters: tuple[str, ...] = ()) -> Message:
@@ -105,6 +117,10 @@ def probe(rules: Variant, sit: Situation) -> Probe:
                 _check(rules, sit, f"{base}/{name}/melds", out, _FirstRound())
     if sit.partner_answer is not None and sit.players is not None and _alone(rules, sit.players):
         _check(rules, sit, f"{base}/turn/partner_answer", out, _NoPartner(sit.players))
+    elif sit.partner_answer is not None and (sit.drew is None or sit.asked_after_melding):
+        late = bool(sit.asked_after_melding)
+        at = f"{base}/turn/asked_after_melding" if late else f"{base}/turn/partner_answer"
+        _check(rules, sit, at, out, _AskedOutOfTime(late))
     if sit.drew == "pile":
         if sit.pile:
             _check(rules, sit, f"{base}/discard_pile", out, _PileLeft(len(sit.pile)))
@@ -346,6 +362,22 @@ class _NoPartner:
             check.result(False, "table.partner_answer_alone", players=self.players)
 
 
+class _AskedOutOfTime:
+    """A partner's answer in force that was asked outside the moment the text gives the question: before the
+    draw, or after the player had melded this turn (``late``)."""
+
+    __slots__ = ("late",)
+
+    def __init__(self, late: bool) -> None:
+        self.late = late
+
+    def __call__(self, judge: Judge) -> None:
+        with judge.rule("go_out.partner_answer") as check:
+            if judge.param("go_out.ask_partner_when") == "after_draw_before_meld":
+                judge.decide("go_out.ask_partner_when")
+                check.result(False, "table.asked_after_meld" if self.late else "table.asked_before_draw")
+
+
 # --- the pile ----------------------------------------------------------------------------------
 
 class _PileLeft:
@@ -363,14 +395,16 @@ class _PileLeft:
 
 
 class _TopNotMelded:
-    """A pile taken this turn while the team has no meld: the take lays the top card in one."""
+    """A pile taken this turn while the team has no meld: the take lays the top card in one. A text that lets a
+    take leave cards in the pile (``pile.taken_whole`` false) still has its top card melded: the parameter's
+    words are quoted, its value changes nothing here."""
 
     __slots__ = ()
 
     def __call__(self, judge: Judge) -> None:
         with judge.rule("pile.taken_whole") as check:
-            if judge.param("pile.taken_whole"):
-                check.result(False, "table.pile_taken_no_meld")
+            judge.param("pile.taken_whole")
+            check.result(False, "table.pile_taken_no_meld")
 
 
 UPCARD_KIND = {"joker": lambda c: c == JOKER, "two": lambda c: c != JOKER and c[:-1] == "2",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 from ..model.cards import JOKER, is_black_three
+from ..model.findings import LEGAL
 from .judge import Judge, MissingFact, NotStated
 from .melds import canastas, check_meld, is_canasta, meld_rank_or_open, natural_rank, split, sure_rank
 from ..model.messages import Cards, Message, Rank, msg
@@ -136,11 +137,26 @@ class Table:
                          subject=subject, rank=Rank(target_rank))
         if target_rank is None or target is None:
             return
+        target = self._fitting(target, target_rank, cards)
         before = list(self.melds[target])
         self.melds[target] += cards
         self.grown.add(target)
         check_meld(judge, self.melds[target], msg("subject.grown", subject=subject, rank=Rank(target_rank)))
         self._mixed_consequence(before, self.melds[target], target_rank)
+
+    def _fitting(self, first: int, meld_rank: str, cards) -> int:
+        """Which of the team's melds of ``meld_rank`` the cards go onto: the first, unless the team holds two
+        melds of the rank (where its text lets it) and only another one takes them -- the player adds them
+        where they fit, never where they break a meld."""
+        others = [i for i, m in enumerate(self.melds) if i != first and sure_rank(m) == meld_rank]
+        if not others:
+            return first
+        for i in (first, *others):
+            trial = Judge(self.judge.rules, self.judge.players)
+            check_meld(trial, self.melds[i] + list(cards), msg("subject.this_meld"))
+            if trial.verdict() == LEGAL:
+                return i
+        return first
 
     def _mixed_consequence(self, before, after, meld_rank: str) -> None:
         judge = self.judge

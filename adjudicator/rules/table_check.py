@@ -73,7 +73,7 @@ def assess(rules: Variant, sit: Situation) -> Assessment:
         failed = [f for f in probe(read, sit).faults if f.finding.passed is False]
         tried.append((chosen, failed, [f for f in failed if set(f.grounds) <= chosen_points]))
     if all(grounded for _, _, grounded in tried):  # every reading rules it out by what the text states
-        return Assessment(_whichever(rules, tried))
+        return Assessment(refused_every_way(rules, tried))
     clean = any(not failed for _, failed, _ in tried)
     excluded = frozenset(reading_key(chosen) for chosen, failed, grounded in tried
                          if (failed if clean else grounded))
@@ -98,9 +98,11 @@ def _failures(faults: list[Fault]) -> tuple[tuple[str, Finding], ...]:
     return tuple((f.pointer, f.finding) for f in faults)
 
 
-def _whichever(rules: Variant, tried: list[tuple[tuple, list[Fault], list[Fault]]]) -> tuple[Issue, ...]:
-    """The issues of a table every reading rules out: at each field, what rules it out under each reading
-    (the stated parameters it rests on, the points tried being no ground of their own)."""
+def refused_every_way(rules: Variant, tried: list[tuple[tuple, list[Fault], list[Fault]]]) -> tuple[Issue, ...]:
+    """The issues of a table (or a scored round, :mod:`adjudicator.scoring.across`) every reading rules out:
+    ``tried`` holds each reading with its failed checks and those resting on the points tried; at each field,
+    what rules it out under each reading (the stated parameters it rests on, the points tried being no ground
+    of their own)."""
     pointers = list(dict.fromkeys(f.pointer for _, _, grounded in tried for f in grounded))
     every = len(tried)
     out = []
@@ -235,7 +237,10 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> TableDoubt | Non
             raise ImpossibleInput([issue(f"{base}/{name}/canastas", "error.canastas_unopened")])
         if side.ranks:
             _check_ranks(side, f"{base}/{name}/ranks")
-    if any("3H" in meld or "3D" in meld for side in (sit.team, sit.opponents) for meld in side.melds or ()):
+    if firm(rules, ("red_three.laid_out",)) and rules.params["red_three.laid_out"].value and \
+            any("3H" in meld or "3D" in meld for side in (sit.team, sit.opponents) for meld in side.melds or ()):
+        # red threes laid out as they come, as the text states: never in a meld (where the text leaves it open,
+        # the table's meld checks rule it reading by reading, :mod:`adjudicator.rules.possible`)
         raise ImpossibleInput([issue(f"{base}/{name}/melds/{m}/{i}", "error.red_three_in_meld", card=Card(c))
                                for name, side in (("team", sit.team), ("opponents", sit.opponents))
                                for m, meld in enumerate(side.melds or ()) for i, c in enumerate(meld)

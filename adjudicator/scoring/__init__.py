@@ -6,13 +6,15 @@ carries their citations, so a table can check the arithmetic against its own
 rule text. The work is in parts: :mod:`adjudicator.input.parse` reads the request (a
 :class:`~adjudicator.model.requests.ScoreRequest`),
 :mod:`.legality` refuses tables that cannot happen, :mod:`.lines` prices each
-team's round, :mod:`.game` carries totals and finds the winner.
+team's round, :mod:`.game` carries totals and finds the winner, and :mod:`.across`
+makes the score under each reading of what the text leaves open.
 """
 
 from __future__ import annotations
 
 from ..model.requests import PENALTY_KINDS
-from .game import score
-from .sheets import GameSheet, NextOpening, RoundSheet, ScoreLine, TeamScore
+from .across import score
+from .sheets import GameSheet, NextOpening, RoundSheet, ScoreLine, ScoreReading, TeamScore
 
-__all__ = ["PENALTY_KINDS", "GameSheet", "NextOpening", "RoundSheet", "ScoreLine", "TeamScore", "score"]
+__all__ = ["PENALTY_KINDS", "GameSheet", "NextOpening", "RoundSheet", "ScoreLine", "ScoreReading", "TeamScore",
+           "score"]

@@ -1,4 +1,5 @@
-"""A round's sheet and a game's: totals carried round to round, the next opening, the end and the winner."""
+"""A round's sheet and a game's under one reading of the variant: totals carried round to round, the next
+opening, the end and the winner (:mod:`adjudicator.scoring.across` makes the score across the readings)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from ..model.errors import ImpossibleInput, RuleNotStated, issue
 from ..model.messages import Items, msg
 from ..model.requests import ScoreRequest, TeamRound
 from ..variants import Variant
+from ..rules.possible import Fault
 from .legality import check_round
 from .lines import score_teams
 from .opening import next_opening
@@ -15,10 +17,39 @@ from .reader import ORDER, Reader
 from .sheets import GameSheet, RoundSheet, TeamScore
 
 
-def score(request: ScoreRequest, variants: dict[str, Variant]) -> RoundSheet | GameSheet:
-    """Score one round, or a whole game carrying totals; ``variants`` supply example house-rule values."""
+class Run:
+    """What one scoring of a request under one reading of its variant met: every reader (one per round) and
+    the faults of its rounds that rest on values the text does not state outright
+    (:func:`adjudicator.scoring.legality.check_round`)."""
+
+    __slots__ = ("readers", "faults")
+
+    def __init__(self) -> None:
+        self.readers: list[Reader] = []
+        self.faults: list[Fault] = []
+
+    def reader(self, rules: Variant, variants: dict[str, Variant], players: int) -> Reader:
+        made = Reader(rules, variants, players)
+        self.readers.append(made)
+        return made
+
+    def two_way(self) -> list[str]:
+        """The parameters read whose text reads two ways, in the order first read."""
+        names: dict[str, None] = {}
+        for reader in self.readers:
+            for name in reader.judge.two_way:
+                names[name] = None
+        return list(names)
+
+
+def score_under(request: ScoreRequest, rules: Variant, variants: dict[str, Variant],
+                run: Run) -> RoundSheet | GameSheet:
+    """Score one round, or a whole game carrying totals, under ``rules`` (the request's variant, or one reading
+    of it); ``variants`` supply example house-rule values. A fault that rests on a value the text does not state
+    outright goes into ``run``, not raised (:mod:`adjudicator.scoring.across` decides what it rules out)."""
     if not request.game:
-        return score_round(Reader(request.rules, variants, request.players), request.players, request.rounds[0], "")
+        return score_round(run.reader(rules, variants, request.players), request.players, request.rounds[0], "",
+                           run)
     sheets: list[RoundSheet] = []
     totals: dict[str, int] | None = None
     for r, teams in enumerate(request.rounds):
@@ -27,23 +58,28 @@ def score(request: ScoreRequest, variants: dict[str, Variant]) -> RoundSheet | G
             raise ImpossibleInput([issue(base, "error.round_after_game_over", round=r)])
         if totals is not None:
             teams = tuple(replace(t, score_before=totals[t.name]) for t in teams)
-        sheets.append(score_round(Reader(request.rules, variants, request.players), request.players, teams, base))
+        sheets.append(score_round(run.reader(rules, variants, request.players), request.players, teams, base, run))
         totals = {t.name: t.total for t in sheets[-1].teams}
     interpretations = {}
     for sheet in sheets:
         interpretations.update({i.parameter: i for i in sheet.interpretations})
     last = sheets[-1]
-    return GameSheet(request.rules.id, request.players, last.target, tuple(sheets), last.teams, last.game_over,
+    return GameSheet(rules.id, request.players, last.target, tuple(sheets), last.teams, last.game_over,
                      last.winner, tuple(sorted(interpretations.values(), key=lambda i: ORDER.get(i.parameter, 0))))
 
 
-def score_round(reader: Reader, players: int, teams: tuple[TeamRound, ...], base: str) -> RoundSheet:
+def score_round(reader: Reader, players: int, teams: tuple[TeamRound, ...], base: str, run: Run) -> RoundSheet:
     team_size = _team_size(reader, players)
     expected = max(1, players // team_size)
     if len(teams) != expected:
         raise ImpossibleInput([issue(f"{base}/teams", "error.team_count", players=players, count=expected,
                                      given=len(teams))])
-    check_round(reader, teams, players, team_size)
+    found = check_round(reader, teams, players, team_size)
+    run.faults += found.faults
+    if found.issues:
+        raise ImpossibleInput(found.issues)
+    if found.needs and not found.stated:  # (a round a stated rule rules out is refused for that first)
+        raise reader.not_stated(found.needs)
     scored = []
     for team, lines in score_teams(reader, teams):
         points = sum(line.points for line in lines)

@@ -6,7 +6,9 @@ Arithmetic choices:
   natural when it holds no wild card. Its cards count their values on top of the
   bonus unless ``score.canasta_cards_counted`` is false.
 * Red threes: ``score.red_three`` each, or ``score.red_threes_all_four`` when the
-  team holds every red three of the deck. When the team has melded nothing and
+  team holds every red three of the deck. Where red threes are not laid out
+  (``red_three.laid_out`` false), one in a meld or a hand counts ``score.red_three``
+  as a card. When the team has melded nothing and
   ``score.red_threes_negative_without_meld`` holds, they count minus instead:
   ``-score.red_three`` each, or ``score.red_threes_all_four_negative`` for all.
 * ``score.hand_negative``: true subtracts the hand's card values; false adds them.
@@ -22,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.errors import Issue, RuleNotStated
+from ..model.cards import is_red_three
 from ..rules.judge import NotStated, value_param
 from ..rules.melds import is_canasta, split
 from ..model.messages import Card, Message, Word, msg
@@ -138,6 +141,16 @@ def _card_price(reader: Reader, prices: dict[str, tuple[int, str | None]], card:
     if hit is not None:
         return hit
     name = value_param(card)
+    if name is None and is_red_three(card):
+        # a red three laid out is a bonus card, counted among the red threes; where a text does not lay red
+        # threes out (a reading of da-ludo), one in a meld or a hand is a card worth the figure the text gives it
+        laid_out = reader.rules.plain_values.get("red_three.laid_out")
+        if laid_out is None:  # not stated outright: read (and its reading recorded) each time, never kept
+            stated, laid_out = reader.maybe("red_three.laid_out")
+            if not stated or laid_out is not False:
+                return 0, None
+        if laid_out is False:
+            name = "score.red_three"
     if name is None:
         hit = prices[card] = (0, None)
         return hit

@@ -64,14 +64,21 @@ class Reader:
 
     def fresh(self) -> Judge:
         """A separate judge for one legality check, so its findings stay apart; it keeps only what a score
-        shows of them (faults and open points), not the findings of checks that passed."""
+        shows of them (faults and open points), not the findings of checks that passed, and with each finding
+        the parameters it rests on that the text does not state outright (its ``grounds``)."""
         judge = Judge(self.rules, self.players)
         judge.passed_kept = False
+        judge.grounds = []
         return judge
 
     def absorb(self, judge: Judge) -> None:
+        """A legality check's interpretations, and the points it read that the text reads two ways."""
         for name, interpretation in judge.interpretations.items():
             self.judge.interpretations.setdefault(name, interpretation)
+        two_way = self.judge.two_way
+        for name in judge.two_way:
+            if name not in two_way:
+                two_way.append(name)
 
     def not_stated_issue(self, name: str, at: str, why: Message | None = None) -> Issue:
         return issue(at, "error.not_stated", variant=self.rules.ref, parameter=Param(name), why=why,

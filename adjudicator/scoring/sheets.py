@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Any
+
 from ..model.enums import Status
-from ..model.findings import HouseRuleUsed, Interpretation
+from ..model.findings import CannotHappen, HouseRuleUsed, Interpretation
 from ..model.messages import Message
 from ..model.citations import Citation
 
@@ -51,8 +53,42 @@ class TeamScore:
 
 
 @dataclass(frozen=True)
+class ScoreReading:
+    """The score under one reading of the points the text leaves open (or reads two ways): each team's round
+    and total (``teams``: (name, round, total)), and the game's end and winner."""
+
+    values: tuple[tuple[str, Any], ...]  # (parameter, value) pairs
+    teams: tuple[tuple[str, int, int], ...]
+    game_over: bool
+    winner: str | None
+    target: int
+
+
+@dataclass(frozen=True)
+class Across:
+    """What a score made across the readings of its text says of them (:mod:`adjudicator.scoring.across`):
+    ``points`` where every reading gives the same totals; ``readings``, each reading's totals where they differ
+    (the lines shown are one of them, ``shown``); ``cannot_happen``, the readings under which the round's tables
+    cannot happen."""
+
+    readings: tuple[ScoreReading, ...] = ()
+    points: tuple[str, ...] = ()
+    cannot_happen: tuple[CannotHappen, ...] = ()
+    shown: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def undetermined(self) -> bool:
+        """Whether the totals depend on how the text is read (``readings`` then differ)."""
+        return bool(self.readings)
+
+
+NO_READINGS = Across()  # a score that rests on nothing the text leaves open
+
+
+@dataclass(frozen=True)
 class RoundSheet:
-    """One scored round: every team's lines and totals, and whether the game is over."""
+    """One scored round: every team's lines and totals, whether the game is over, and what the readings of its
+    text say of it (``across``)."""
 
     variant: str
     target: int
@@ -60,6 +96,7 @@ class RoundSheet:
     game_over: bool
     winner: str | None
     interpretations: tuple[Interpretation, ...]
+    across: Across = NO_READINGS
 
 
 @dataclass(frozen=True)
@@ -74,3 +111,4 @@ class GameSheet:
     game_over: bool
     winner: str | None
     interpretations: tuple[Interpretation, ...]
+    across: Across = NO_READINGS

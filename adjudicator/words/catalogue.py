@@ -109,6 +109,12 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "black_three.wilds": "{subject} holds wild cards; a meld of black threes holds {sizes} and no wild cards.",
     "black_three.ok": ("{subject} has {count} black three; a meld of black threes holds {sizes}.",
                        "{subject} has {count} black threes; a meld of black threes holds {sizes}."),
+    "black_three.size_with_wilds": "{subject} has {count} cards, {threes} of them black threes; a meld of black "
+                                   "threes and wild cards has at least {least} cards and at most {most} black threes.",
+    "black_three.ok_with_wilds": ("{subject} has {count} black three and {wilds} wild; wild cards may join black "
+                                  "threes.",
+                                  "{subject} has {count} black threes and {wilds} wild; wild cards may join black "
+                                  "threes."),
     "meld.add_opponents_meld": "{subject}: only the opponents have a meld of {rank:pl}, and cards go only onto "
                                "your own team's melds.",
     "meld.add_instead": "{subject}: your team already has a meld of {rank:pl}; add these cards to it instead.",
@@ -391,6 +397,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "table.band_needs_canasta": "On {score} points the opening must include a canasta, and a canasta stays on the "
                                 "table, so {whose} cannot have melds without one.",
     "table.partner_answer_alone": "With {players} players everyone plays alone, so there is no partner to ask.",
+    "table.asked_after_meld": "The partner is asked right after the draw or the take of the pile, before any "
+                              "further meld: a question asked after melding this turn has no answer that counts.",
+    "table.asked_before_draw": "The partner is asked right after the draw or the take of the pile: a question "
+                               "asked before drawing has no answer that counts.",
     "table.pile_left_after_take": "The pile was taken this turn, and taking it takes the whole pile, so none can be "
                                   "left.",
     "table.red_three_in_pile": "{card} cannot lie this high in the pile: a red three is laid out at once and never "
@@ -436,6 +446,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "value.not_count_list": "this must be a list of numbers from 1 to 12",
     "value.not_by_players": "this must give a number for each player count",
     "value.bad_player_count": "{given} is not a player count from 2 to 6",
+    "value.team_size_split": "{players} players cannot sit in teams of {size}: it must make two teams or more, all "
+                             "of that size",
     "value.bands_list": "this must be a list of score bands",
     "value.band": "band {band} is wrong: {problem}",
     "value.too_many_items": "a house rule may list at most {maximum} here",

@@ -141,7 +141,8 @@ PARAMS: dict[str, dict] = {
     "pile.upcard_turn_more": {"point": "which upcards are covered by turning more cards",
                               "about": "Upcards that are covered by turning more cards from the stock."},
     "pile.frozen_by": {"point": "what freezes the pile", "about": "Cards whose presence in the pile freezes it for "
-                                                               "everyone."},
+                                                               "everyone.",
+                       "reading": "the cards that freeze the pile are {value}"},
     "pile.before_opening": {
         "point": "whether a team that has not opened may take the pile",
         "about": "The pile for a team that has not opened: frozen (a natural pair needed), open like any pile, or "
@@ -199,6 +200,12 @@ PARAMS: dict[str, dict] = {
                            "about": "A player may ask the partner for leave to go out; the answer binds.",
                            "yes": "the partner's answer binds",
                            "no": "the partner's answer does not bind"},
+    "go_out.ask_partner_when": {
+        "point": "when a player may ask the partner for leave to go out",
+        "about": "When the question “may I go out?” may be asked: right after the draw (or the take of the pile) "
+                 "and before any further meld, or at any time before going out.",
+        "choices": {"after_draw_before_meld": "the partner is asked right after the draw, before any further meld",
+                    "before_going_out": "the partner may be asked at any time before going out"}},
     "concealed.allowed": {"point": "whether going out concealed earns a bonus",
                           "about": "Going out concealed (the whole hand in one turn, nothing melded before) earns a "
                                    "bonus.",
