@@ -1,0 +1,80 @@
+/* "Send": a link and its QR code, full screen, for the phone across the table.
+ *
+ * Loaded only when a Send is tapped (web/sending.js imports it by the versioned address index.html names),
+ * and kept by the service worker from then on; so is the QR encoder it draws with (web/vendor/uqr, a
+ * library pinned in scripts/web-vendor, MIT). It imports nothing of the page: the page hands it the link
+ * and the words, already in the reader's language.
+ */
+
+const SVG = 'http://www.w3.org/2000/svg';
+const QUIET = 4; // modules of white around the code, as the standard asks
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  Object.entries(attrs || {}).forEach(([k, v]) => {
+    if (k === 'text') node.textContent = v;
+    else if (k === 'on') node.addEventListener('click', v);
+    else node.setAttribute(k, v);
+  });
+  children.forEach((c) => c && node.appendChild(c));
+  return node;
+}
+
+/** The QR code of `text` as an SVG of one path (crisp at any size; no inline style, for the page's CSP). */
+function drawQr(encode, text, label) {
+  const qr = encode(text, { ecc: 'M', border: QUIET });
+  let d = '';
+  qr.data.forEach((row, y) => row.forEach((dark, x) => { if (dark) d += `M${x} ${y}h1v1h-1z`; }));
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${qr.size} ${qr.size}`);
+  svg.setAttribute('shape-rendering', 'crispEdges');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', label);
+  svg.setAttribute('class', 'qr');
+  svg.dataset.version = String(qr.version);
+  svg.dataset.modules = String(qr.size - 2 * QUIET);
+  const back = document.createElementNS(SVG, 'rect');
+  back.setAttribute('width', String(qr.size));
+  back.setAttribute('height', String(qr.size));
+  back.setAttribute('fill', '#fff');
+  const path = document.createElementNS(SVG, 'path');
+  path.setAttribute('d', d);
+  path.setAttribute('fill', '#000');
+  svg.append(back, path);
+  return svg;
+}
+
+/**
+ * Open the send sheet. `o`: {link, title, what (a line saying what is sent), words: {close, copy, copied,
+ * selectCopy, share, qr, linkLabel, noQr}, qrModule (the encoder's address), opener (focus returns there)}.
+ */
+async function open(o) {
+  const w = o.words;
+  const status = el('p', { class: 'muted send-status', role: 'status' });
+  const field = el('input', { type: 'text', readonly: '', id: 'send-link', class: 'text', 'aria-label': w.linkLabel });
+  field.value = o.link;
+  const qrBox = el('div', { class: 'qr-box', id: 'send-qr' });
+  const close = el('button', { type: 'button', class: 'secondary', id: 'send-close', text: w.close });
+  const copy = el('button', { type: 'button', class: 'primary', id: 'send-copy', text: w.copy, on: async () => {
+    try { await navigator.clipboard.writeText(o.link); status.textContent = w.copied; } catch (e) { field.select(); status.textContent = w.selectCopy; }
+  } });
+  const share = navigator.share ? el('button', { type: 'button', class: 'secondary', id: 'send-share', text: w.share, on: () => {
+    navigator.share({ title: o.title, url: o.link }).catch(() => {});
+  } }) : null;
+  const dialog = el('dialog', { class: 'send-sheet', id: 'send-sheet', 'aria-labelledby': 'send-title' },
+    el('h2', { id: 'send-title', text: o.title }), o.what ? el('p', { class: 'muted', text: o.what }) : null,
+    qrBox, field, el('div', { class: 'row' }, copy, share, close), status);
+  close.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => { dialog.remove(); if (o.opener) o.opener.focus(); });
+  document.body.appendChild(dialog);
+  dialog.showModal();
+  try {
+    const { encode } = await import(o.qrModule);
+    qrBox.appendChild(drawQr(encode, o.link, w.qr));
+  } catch (e) {
+    qrBox.appendChild(el('p', { class: 'muted', text: w.noQr })); // offline before the encoder was ever kept
+  }
+  return dialog;
+}
+
+export { open, drawQr };
