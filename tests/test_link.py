@@ -35,7 +35,7 @@ GAME = {"v": 1, "kind": "game", "lang": "da", "game": {
     "rounds": [{"teams": [{"natural_canastas": 1, "mixed_canastas": 0, "melded_points": 300, "hand_points": 0,
                            "red_threes": 1, "went_out": True, "concealed": False},
                           {"natural_canastas": 0, "mixed_canastas": 0, "melded_points": 120, "hand_points": 45,
-                           "red_threes": 0, "went_out": False, "penalties": [{"kind": "no_canasta"}]}]}]}}
+                           "red_threes": 0, "went_out": False, "penalties": [{"kind": "hint"}]}]}]}}
 
 
 def raw_fragment(payload: bytes, version: int = 1) -> str:

@@ -654,8 +654,11 @@ function askSent(d) {
   let built = null;
   try { built = got.question === 'options' ? buildOptionsRequest() : buildRequest(); } catch (e) { if (!(e instanceof Problem)) throw e; }
   const house = (x) => (x && Object.keys(x).length ? x : undefined);
+  // A player count where the rules allow only that one: the form does not ask it, and it says nothing more.
+  const sent = Object.assign({}, d.situation);
+  if (built && !('players' in built.situation) && playersSupported().length === 1 && sent.players === playersSupported()[0]) delete sent.players;
   if (!built || !questionForm.same({ situation: built.situation, action: built.action, house: house(houseRules()) },
-    { situation: d.situation, action: d.action, house: house(d.house_rules) })) {
+    { situation: sent, action: d.action, house: house(d.house_rules) })) {
     Object.assign(m, JSON.parse(before), { variant: wasVariant });
     return false;
   }

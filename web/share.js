@@ -20,9 +20,11 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-/** The QR code of `text` as an SVG of one path (crisp at any size; no inline style, for the page's CSP). */
-function drawQr(encode, text, label) {
+/** The QR code of `text` as an SVG of one path (no inline style, for the page's CSP), a whole number of
+ *  pixels to a module where `width` (the room it has) allows: every module the same size, read easily. */
+function drawQr(encode, text, label, width) {
   const qr = encode(text, { ecc: 'M', border: QUIET });
+  const px = Math.floor((width || 0) * (window.devicePixelRatio || 1) / qr.size) / (window.devicePixelRatio || 1);
   let d = '';
   qr.data.forEach((row, y) => row.forEach((dark, x) => { if (dark) d += `M${x} ${y}h1v1h-1z`; }));
   const svg = document.createElementNS(SVG, 'svg');
@@ -31,6 +33,7 @@ function drawQr(encode, text, label) {
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', label);
   svg.setAttribute('class', 'qr');
+  if (px >= 2) { svg.setAttribute('width', String(px * qr.size)); svg.setAttribute('height', String(px * qr.size)); }
   svg.dataset.version = String(qr.version);
   svg.dataset.modules = String(qr.size - 2 * QUIET);
   const back = document.createElementNS(SVG, 'rect');
@@ -70,7 +73,7 @@ async function open(o) {
   dialog.showModal();
   try {
     const { encode } = await import(o.qrModule);
-    qrBox.appendChild(drawQr(encode, o.link, w.qr));
+    qrBox.appendChild(drawQr(encode, o.link, w.qr, qrBox.clientWidth));
   } catch (e) {
     qrBox.appendChild(el('p', { class: 'muted', text: w.noQr })); // offline before the encoder was ever kept
   }
