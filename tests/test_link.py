@@ -222,3 +222,15 @@ def test_the_command_line_refuses_what_it_cannot_read(tmp_path):
 def test_the_subcommand_is_registered_in_the_command_line(capsys):
     assert cli.main(["link", "cr1."]) == 2
     assert json.loads(capsys.readouterr().out)["type"] == "link-truncated"
+
+
+def test_the_documented_example_is_true():
+    """docs/links.md: its example link is the example document, read by the library."""
+    import re
+
+    text = (ROOT / "docs" / "links.md").read_text(encoding="utf-8")
+    example = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+    url = re.search(r"^(https://referee\.example/#cr1\.\S+)$", text, re.M).group(1)
+    assert link.decode(url) == example
+    assert example["rules"] == {"sv-classic": link.rules_version(load_all()["sv-classic"])}
+    assert f"({len(url.split('#')[1])} characters after `#`)" in text

@@ -13,7 +13,7 @@ import { sending } from './sending.js';
 import { emit, on } from './store.js';
 import { citationBlock } from './words.js';
 
-/** A ruling or a comparison was given: kept with the open game (the same question again replaces its record). */
+/** A ruling or a comparison was given: kept with the open game (the same question again updates its record). */
 function keep(a) {
   const game = S.game;
   if (!game || a.kind === 'options') return;
@@ -24,8 +24,8 @@ function keep(a) {
   const verdict = a.kind === 'ruling' ? a.result.verdict : a.result.agree && results.length ? results[0].ruling.verdict : 'differ';
   const record = { at: new Date().toISOString(), q: a.ctx.question, question, verdict, quote: a.quote || null };
   const list = game.disputes || (game.disputes = []);
-  const last = list[list.length - 1];
-  if (last && questionForm.same(last.question, question)) list[list.length - 1] = Object.assign(record, { at: last.at });
+  const again = list.findIndex((x) => questionForm.same(x.question, question)); // opened again, or asked in another language
+  if (again >= 0) list[again] = Object.assign(record, { at: list[again].at });
   else list.push(record);
   S.save();
 }

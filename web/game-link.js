@@ -74,7 +74,7 @@ function gameOf(d) {
 
 /** The game as a file (a download the person keeps). */
 function download(game) {
-  const text = JSON.stringify(documentOf(game, true), null, 2);
+  const text = JSON.stringify(links.check(documentOf(game, true)), null, 2);
   const a = h('a', { href: URL.createObjectURL(new Blob([text], { type: 'application/json' })),
     download: `canasta-${game.variant}-${new Date().toISOString().slice(0, 10)}.json` });
   document.body.appendChild(a);
