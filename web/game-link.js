@@ -72,15 +72,10 @@ function gameOf(d) {
     problem: null, disputes: (g.disputes || []).slice() };
 }
 
-/** The game as a file (a download the person keeps). */
-function download(game) {
-  const text = JSON.stringify(links.check(documentOf(game, true)), null, 2);
-  const a = h('a', { href: URL.createObjectURL(new Blob([text], { type: 'application/json' })),
-    download: `canasta-${game.variant}-${new Date().toISOString().slice(0, 10)}.json` });
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+/** The game as a file (a download the person keeps), written by web/share.js. */
+async function download(game, button) {
+  const sheet = await sending.writer(button);
+  if (sheet) sheet.download(links.check(documentOf(game, true)), `canasta-${game.variant}-${new Date().toISOString().slice(0, 10)}.json`);
 }
 
 /** A file chosen to open: a document of the format (JSON) or a link; offered like a link is. */
@@ -105,8 +100,8 @@ function importButton() {
 function actions() {
   const handOver = h('button', { type: 'button', class: 'secondary', id: 'game-send', on: { click: () => sending.send(
     documentOf(S.game, false), t('send.title.game'), t('send.gameWhat'), handOver) } }, t('game.send'));
-  return h('div', { class: 'row game-link' }, handOver,
-    h('button', { type: 'button', class: 'secondary', id: 'game-export', on: { click: () => download(S.game) } }, t('game.export')));
+  const save = h('button', { type: 'button', class: 'secondary', id: 'game-export', on: { click: () => download(S.game, save) } }, t('game.export'));
+  return h('div', { class: 'row game-link' }, handOver, save);
 }
 
 export const gameLink = { documentOf, gameOf, download, importButton, actions };

@@ -1,5 +1,6 @@
-/* Links that carry a question or a game to another phone: the page's reader and writer of the format
- * (docs/links.md). The library (adjudicator/link.py) reads and writes the same bytes.
+/* Links that carry a question or a game to another phone: the page's reader of the format (docs/links.md),
+ * part of the first visit, so a phone opens a link without signal. Its writer is in web/share.js, loaded
+ * when a Send is tapped. The library (adjudicator/link.py) reads and writes the same bytes.
  *
  * A link is the page's address and a fragment `#cr1.<data>`: the document as UTF-8 JSON, compressed with
  * raw DEFLATE (the browser's CompressionStream('deflate-raw'); Python's zlib with wbits -15) and written in
@@ -23,12 +24,6 @@ const fragmentOf = (text) => String(text || '').trim().replace(/^[^#]*#/, '');
 /** Whether a fragment is one of these links (of any version), well formed or not. */
 function isLink(text) { return /^cr\d/.test(fragmentOf(text)); }
 
-function toBase64url(bytes) {
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
 function fromBase64url(text) {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new LinkError('malformed');
   if (text.length % 4 === 1) throw new LinkError('truncated');
@@ -36,7 +31,7 @@ function fromBase64url(text) {
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 }
 
-/** The bytes through a (de)compression stream; at most `most` bytes out. */
+/** The bytes through a decompression stream; at most `most` bytes out. */
 async function through(stream, bytes, most) {
   const writer = stream.writable.getWriter();
   writer.write(bytes).catch(() => {});
@@ -96,17 +91,6 @@ function check(document) {
   return d;
 }
 
-/** The fragment (without '#') that carries `document`. */
-async function encode(document) {
-  const json = new TextEncoder().encode(JSON.stringify(check(document)));
-  const data = toBase64url(await through(new CompressionStream('deflate-raw'), json, Infinity));
-  if (data.length > MAX_LINK) throw new LinkError('too-large');
-  return `cr${VERSION}.${data}`;
-}
-
-/** The whole link to this page. */
-async function linkTo(document) { return `${location.origin}/#${await encode(document)}`; }
-
 /** The document a link (or its fragment) carries, checked. Rejects with a LinkError. */
 async function decode(text) {
   const found = /^cr(\d{1,6})\.([A-Za-z0-9_-]*)$/.exec(fragmentOf(text));
@@ -131,4 +115,4 @@ async function decode(text) {
   return check(document);
 }
 
-export const links = { VERSION, LinkError, isLink, check, encode, decode, linkTo };
+export const links = { LinkError, isLink, check, decode };

@@ -89,7 +89,7 @@ function offerGame(d) {
   const button = (id, cls, key, click) => h('button', { type: 'button', class: cls, id, on: { click } }, t(key));
   if (S.game) {
     box.append(h('p', null, t('offer.replace', { n: S.game.rounds.length })), h('div', { class: 'row' },
-      button('offer-save-here', 'secondary', 'offer.saveHere', () => gameLink.download(S.game)),
+      button('offer-save-here', 'secondary', 'offer.saveHere', (e) => gameLink.download(S.game, e.target)),
       button('offer-replace', 'danger', 'offer.replaceYes', take),
       button('offer-keep', 'secondary', 'offer.keep', () => { box.hidden = true; })));
   } else {

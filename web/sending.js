@@ -1,6 +1,6 @@
-/* "Send" under every answer, and the way anything is sent: a question or a game as a link (web/link.js)
- * and its QR code. The sheet that shows them (web/share.js) and the QR encoder load only when a Send is
- * tapped; the service worker keeps them from then on.
+/* "Send" under every answer, and the way anything is sent: a question or a game as a link and its QR code,
+ * or a game as a file. What writes them (web/share.js) and the QR encoder load only when asked; the
+ * service worker keeps them from then on.
  */
 import { cache } from './api.js';
 import { h } from './dom.js';
@@ -29,19 +29,20 @@ function questionOf(kind, body, form) {
   return d;
 }
 
+/** The writer (web/share.js), or null: never loaded and no connection (the button then says so). */
+async function writer(button) {
+  try { return await import(lazy('share')); } catch (e) {
+    if (button) button.after(h('p', { class: 'muted', role: 'status' }, t('send.offline')));
+    return null;
+  }
+}
+
 /** Open the send sheet for `document` (the opener gets the focus back). */
 async function send(document, title, what, opener) {
-  const link = await links.linkTo(document);
   const words = { close: t('close'), copy: t('send.copy'), copied: t('share.copied'), selectCopy: t('share.selectCopy'),
     share: t('send.share'), qr: t('send.qr'), linkLabel: t('send.link'), noQr: t('send.noQr') };
-  try {
-    const sheet = await import(lazy('share'));
-    await sheet.open({ link, title, what, words, qrModule: lazy('qr'), opener });
-  } catch (e) {
-    // The sheet was never kept and there is no connection: the link alone, by the phone's own sharing.
-    if (navigator.share) navigator.share({ url: link }).catch(() => {});
-    else if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
-  }
+  const sheet = await writer(opener);
+  if (sheet) await sheet.open({ document: links.check(document), title, what, words, qrModule: lazy('qr'), opener });
 }
 
 function sendButton(id, label, onClick) {
@@ -63,4 +64,4 @@ function answered(a) {
 
 on('answered', answered);
 
-export const sending = { send, questionOf, rulesOf };
+export const sending = { send, writer, questionOf, rulesOf };

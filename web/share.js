@@ -1,12 +1,43 @@
-/* "Send": a link and its QR code, full screen, for the phone across the table.
+/* "Send": a question or a game written as a link (docs/links.md: `#cr1.` and the document as JSON, raw
+ * DEFLATE by the browser's CompressionStream, base64url), shown with its QR code full screen for the phone
+ * across the table; and the game written as a file.
  *
- * Loaded only when a Send is tapped (web/sending.js imports it by the versioned address index.html names),
- * and kept by the service worker from then on; so is the QR encoder it draws with (web/vendor/uqr, a
- * library pinned in scripts/web-vendor, MIT). It imports nothing of the page: the page hands it the link
- * and the words, already in the reader's language.
+ * Loaded only when asked (web/sending.js imports it by the versioned address index.html names), and kept by
+ * the service worker from then on; so is the QR encoder it draws with (web/vendor/uqr, a library pinned in
+ * scripts/web-vendor, MIT). It imports nothing of the page: the page hands it the document (checked by
+ * web/link.js, the reader) and the words, already in the reader's language.
  */
 
 const SVG = 'http://www.w3.org/2000/svg';
+const VERSION = 1;
+const MAX_LINK = 8192;
+
+async function deflate(bytes) {
+  const stream = new CompressionStream('deflate-raw');
+  const writer = stream.writable.getWriter();
+  writer.write(bytes).catch(() => {});
+  writer.close().catch(() => {});
+  return new Uint8Array(await new Response(stream.readable).arrayBuffer());
+}
+
+/** The fragment (without '#') that carries a checked document. */
+async function encode(doc) {
+  const bytes = await deflate(new TextEncoder().encode(JSON.stringify(doc)));
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  const data = btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  if (data.length > MAX_LINK) throw new Error('too-large');
+  return `cr${VERSION}.${data}`;
+}
+
+/** A document as a file the person keeps (indented JSON, the same document a link carries). */
+function download(doc, name) {
+  const a = el('a', { href: URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' })), download: name });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
 const QUIET = 4; // modules of white around the code, as the standard asks
 
 function el(tag, attrs, ...children) {
@@ -48,11 +79,12 @@ function drawQr(encode, text, label, width) {
 }
 
 /**
- * Open the send sheet. `o`: {link, title, what (a line saying what is sent), words: {close, copy, copied,
- * selectCopy, share, qr, linkLabel, noQr}, qrModule (the encoder's address), opener (focus returns there)}.
+ * Open the send sheet. `o`: {document (checked), title, what (a line saying what is sent), words: {close, copy,
+ * copied, selectCopy, share, qr, linkLabel, noQr}, qrModule (the encoder's address), opener (focus returns there)}.
  */
 async function open(o) {
   const w = o.words;
+  o.link = `${location.origin}/#${await encode(o.document)}`;
   const status = el('p', { class: 'muted send-status', role: 'status' });
   const field = el('input', { type: 'text', readonly: '', id: 'send-link', class: 'text', 'aria-label': w.linkLabel });
   field.value = o.link;
@@ -80,4 +112,4 @@ async function open(o) {
   return dialog;
 }
 
-export { open, drawQr };
+export { open, encode, download, drawQr };

@@ -275,6 +275,7 @@ export default {
   'send.gameWhat': 'Den anden telefon kan fortsætte spillet: hold, omgange og husregler.',
   'send.copy': 'Kopiér linket', 'send.share': 'Del…', 'send.qr': 'QR-kode til linket', 'send.link': 'Linket',
   'send.noQr': 'QR-koden kræver forbindelse én gang. Linket virker allerede.',
+  'send.offline': 'At sende kræver forbindelse én gang på telefonen; derefter virker det uden.',
   'received.title': 'Et spørgsmål sendt til dig: afgjort her.', 'received.kept': 'Et spørgsmål fra dette spil, afgjort igen.',
   'received.asSent': 'Dets fakta passer ikke i formularen på denne side, så det afgøres præcis som det blev sendt.',
   'received.rules': (v) => `${v.name} på denne telefon er en anden version af reglerne end afsenderens: svaret her kan blive et andet.`,

@@ -284,6 +284,7 @@ export default {
   'send.gameWhat': 'The other phone can continue the game: teams, rounds and house rules.',
   'send.copy': 'Copy the link', 'send.share': 'Share…', 'send.qr': 'QR code of the link', 'send.link': 'The link',
   'send.noQr': 'The QR code needs a connection once. The link works already.',
+  'send.offline': 'Sending needs a connection once on this phone; then it works without one.',
   'received.title': 'A question sent to you: ruled here.', 'received.kept': 'A question of this game, ruled again.',
   'received.asSent': 'Its facts do not fit the form on this page, so it is ruled just as it was sent.',
   'received.rules': (v) => `${v.name} on this phone is another version of the rules than the sender’s: the answer here may differ.`,

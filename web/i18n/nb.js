@@ -275,6 +275,7 @@ export default {
   'send.gameWhat': 'Den andre telefonen kan fortsette spillet: lag, omganger og husregler.',
   'send.copy': 'Kopier lenken', 'send.share': 'Del…', 'send.qr': 'QR-kode for lenken', 'send.link': 'Lenken',
   'send.noQr': 'QR-koden trenger nett én gang. Lenken virker allerede.',
+  'send.offline': 'Å sende trenger nett én gang på telefonen; siden går det uten.',
   'received.title': 'Et spørsmål sendt til deg: avgjort her.', 'received.kept': 'Et spørsmål fra dette spillet, avgjort på nytt.',
   'received.asSent': 'Faktaene passer ikke i skjemaet på denne siden, så det avgjøres akkurat slik det ble sendt.',
   'received.rules': (v) => `${v.name} på denne telefonen er en annen versjon av reglene enn avsenderens: svaret her kan bli et annet.`,

@@ -275,6 +275,7 @@ export default {
   'send.gameWhat': 'Den andra telefonen kan fortsätta spelet: lag, omgångar och husregler.',
   'send.copy': 'Kopiera länken', 'send.share': 'Dela…', 'send.qr': 'QR-kod för länken', 'send.link': 'Länken',
   'send.noQr': 'QR-koden behöver uppkoppling en gång. Länken fungerar redan.',
+  'send.offline': 'Att skicka kräver uppkoppling en gång på telefonen; sedan går det utan.',
   'received.title': 'En fråga som skickats till dig: avgjord här.', 'received.kept': 'En fråga från det här spelet, avgjord igen.',
   'received.asSent': 'Dess fakta passar inte formuläret på den här sidan, så den avgörs precis som den skickades.',
   'received.rules': (v) => `${v.name} på den här telefonen är en annan version av reglerna än avsändarens: svaret här kan bli ett annat.`,
