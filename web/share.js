@@ -8,7 +8,6 @@
  * web/link.js, the reader) and the words, already in the reader's language.
  */
 
-const SVG = 'http://www.w3.org/2000/svg';
 const VERSION = 1;
 const MAX_LINK = 8192;
 
@@ -51,31 +50,28 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-/** The QR code of `text` as an SVG of one path (no inline style, for the page's CSP), a whole number of
- *  pixels to a module where `width` (the room it has) allows: every module the same size, read easily. */
+/** The QR code of `text` on a canvas: a whole number of the screen's pixels to a module (every module the
+ *  same size, read easily), as large as `width` (the room it has, in CSS pixels) allows. */
 function drawQr(encode, text, label, width) {
   const qr = encode(text, { ecc: 'M', border: QUIET });
-  const px = Math.floor((width || 0) * (window.devicePixelRatio || 1) / qr.size) / (window.devicePixelRatio || 1);
-  let d = '';
-  qr.data.forEach((row, y) => row.forEach((dark, x) => { if (dark) d += `M${x} ${y}h1v1h-1z`; }));
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${qr.size} ${qr.size}`);
-  svg.setAttribute('shape-rendering', 'crispEdges');
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', label);
-  svg.setAttribute('class', 'qr');
-  if (px >= 2) { svg.setAttribute('width', String(px * qr.size)); svg.setAttribute('height', String(px * qr.size)); }
-  svg.dataset.version = String(qr.version);
-  svg.dataset.modules = String(qr.size - 2 * QUIET);
-  const back = document.createElementNS(SVG, 'rect');
-  back.setAttribute('width', String(qr.size));
-  back.setAttribute('height', String(qr.size));
-  back.setAttribute('fill', '#fff');
-  const path = document.createElementNS(SVG, 'path');
-  path.setAttribute('d', d);
-  path.setAttribute('fill', '#000');
-  svg.append(back, path);
-  return svg;
+  const ratio = window.devicePixelRatio || 1;
+  const unit = Math.max(1, Math.floor(((width || 0) * ratio) / qr.size) || Math.round(4 * ratio));
+  const canvas = document.createElement('canvas');
+  canvas.width = qr.size * unit;
+  canvas.height = qr.size * unit;
+  canvas.style.width = `${(qr.size * unit) / ratio}px`; // CSSOM, not a style attribute: allowed by the page's CSP
+  canvas.style.height = canvas.style.width;
+  const pen = canvas.getContext('2d');
+  pen.fillStyle = '#fff';
+  pen.fillRect(0, 0, canvas.width, canvas.height);
+  pen.fillStyle = '#000';
+  qr.data.forEach((row, y) => row.forEach((dark, x) => { if (dark) pen.fillRect(x * unit, y * unit, unit, unit); }));
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', label);
+  canvas.className = 'qr';
+  canvas.dataset.version = String(qr.version);
+  canvas.dataset.modules = String(qr.size - 2 * QUIET);
+  return canvas;
 }
 
 /**

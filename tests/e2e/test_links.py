@@ -16,10 +16,10 @@ import struct
 import zlib
 
 import pytest
-from e2e_helpers import Taps, api, open_page, pick, shown_number
+from e2e_helpers import Taps, open_page, pick, shown_number
 from playwright.sync_api import expect
+import test_engine_offline as engine_offline
 from test_engine_offline import wait_until_engine_kept
-from test_page import count_team
 
 from conftest import SCREENSHOTS
 
@@ -82,7 +82,7 @@ def qr_text(page) -> str:
     """The text of the QR code on screen, read by zxing-cpp from a screenshot of the phone's screen."""
     import zxingcpp
 
-    expect(page.locator("#send-qr svg")).to_be_in_viewport(ratio=1)
+    expect(page.locator("#send-qr .qr")).to_be_in_viewport(ratio=1)
     shot = page.screenshot()
     width, height, grey = png_gray(shot)
     found = zxingcpp.read_barcodes(memoryview(grey).cast("B", (height, width)), formats=zxingcpp.BarcodeFormat.QRCode)
@@ -92,12 +92,17 @@ def qr_text(page) -> str:
     return found[0].text
 
 
+QR_DRAWN: dict[str, tuple] = {}  # link -> the QR code's (version, modules), as the page drew it
+
+
 def open_send(page, button: str) -> str:
     """Tap a Send, wait for its QR code, and return the link; the QR code is checked to decode to it."""
     page.locator(button).tap()
-    expect(page.locator("#send-qr svg")).to_be_visible()
+    expect(page.locator("#send-qr .qr")).to_be_visible()
     sent = page.locator("#send-link").input_value()
     assert qr_text(page) == sent, "the QR code does not decode to the link"
+    drawn = page.locator("#send-qr .qr")
+    QR_DRAWN[sent] = (drawn.get_attribute("data-version"), drawn.get_attribute("data-modules"))
     page.locator("#send-close").tap()
     expect(page.locator("#send-sheet")).to_have_count(0)
     return sent
@@ -107,12 +112,7 @@ def open_send(page, button: str) -> str:
 
 def frozen_pile(page, tap, words):
     """sv-classic: a nine on a pile a joker froze; a nine and a joker shown from the hand."""
-    tap(page.locator("label[for=variant-sv-classic]"))
-    pick(tap, page.locator("#field-top"), "9")
-    tap(page.get_by_text(words["take.wild"]))
-    hand = page.locator("#field-with")
-    pick(tap, hand, "9")
-    pick(tap, hand, "JK")
+    engine_offline.frozen_pile(page, tap, words, "sv-classic")
 
 
 def shown(page) -> dict:
@@ -132,87 +132,64 @@ def storage(page) -> dict:
 
 @pytest.mark.parametrize("lang,locale", LANGS)
 def test_a_ruling_sent_is_ruled_alike_on_a_phone_online_and_on_one_without_signal(
-        browser, live_server, ui_packs, lang, locale, screenshots, engine_installed):
-    from conftest import open_context
-
+        phone_at, live_server, ui_packs, lang, locale, screenshots, engine_installed):
     words = ui_packs[lang]
-    opened = []
-    try:
-        # The phone that asks, then sends.
-        context, page, watch = open_context(browser, live_server, locale=locale)
-        opened.append(watch)
-        open_page(page, live_server)
-        frozen_pile(page, Taps(page), words)
-        page.locator("#rule-button").tap()
-        asked = shown(page)
-        assert asked["verdict"] == "illegal"
-        expect(page.locator("#send-ruling")).to_have_text(words["send.button"])
-        sent = open_send(page, "#send-ruling")
-        assert sent.startswith(f"{live_server}/#cr1.") and len(sent) - len(live_server) < 450
-        document = library.decode(sent)
-        assert document["lang"] == lang and document["variant"] == "sv-classic" and document["ask"] == "ruling"
-        assert document["rules"] == {"sv-classic": library.rules_version(load_all()["sv-classic"])}
-        assert "verdict" not in json.dumps(document), "the link carries the question, not the answer"
+    # The phone that asks, then sends.
+    page = phone_at(locale=locale)
+    open_page(page, live_server)
+    frozen_pile(page, Taps(page), words)
+    page.locator("#rule-button").tap()
+    asked = shown(page)
+    assert asked["verdict"] == "illegal"
+    expect(page.locator("#send-ruling")).to_have_text(words["send.button"])
+    sent = open_send(page, "#send-ruling")
+    assert sent.startswith(f"{live_server}/#cr1.") and len(sent) - len(live_server) < 450
+    document = library.decode(sent)
+    assert document["lang"] == lang and document["variant"] == "sv-classic" and document["ask"] == "ruling"
+    assert document["rules"] == {"sv-classic": library.rules_version(load_all()["sv-classic"])}
+    assert "verdict" not in json.dumps(document), "the link carries the question, not the answer"
 
-        # A phone online that never saw the page: the service rules it, in the sender's language.
-        context2, page2, watch2 = open_context(browser, live_server, locale="en-GB" if lang != "en" else "sv-SE")
-        opened.append(watch2)
-        page2.goto(sent)
-        expect(page2.locator("#received")).to_contain_text(words["received.title"])
-        assert shown(page2) == asked
-        expect(page2.locator("#ruling .on-phone")).to_have_count(0)
-        expect(page2.locator("#received .rules-differ")).to_have_count(0)  # the same rules here
-        # The form holds the very question (the sent facts, nothing more): asked again, the same request.
-        assert page2.locator("#variant-sv-classic").is_checked() and page2.locator("#question-take_pile").is_checked()
-        assert page2.evaluate("() => location.hash") == "#settle"  # a reload does not open the link again
-        page2.screenshot(path=screenshots / f"l1-received-online-{lang}.png")
+    # A phone online that never saw the page: the service rules it, in the sender's language.
+    page2 = phone_at(locale="en-GB" if lang != "en" else "sv-SE")
+    page2.goto(sent)
+    expect(page2.locator("#received")).to_contain_text(words["received.title"])
+    assert shown(page2) == asked
+    expect(page2.locator("#ruling .on-phone")).to_have_count(0)
+    expect(page2.locator("#received .rules-differ")).to_have_count(0)  # the same rules here
+    # The form holds the very question (the sent facts, nothing more): asked again, the same request.
+    assert page2.locator("#variant-sv-classic").is_checked() and page2.locator("#question-take_pile").is_checked()
+    assert page2.evaluate("() => location.hash") == "#settle"  # a reload does not open the link again
+    page2.screenshot(path=screenshots / f"l1-received-online-{lang}.png")
 
-        # A phone that keeps the engine, without signal: its own engine rules it.
-        context3, page3, watch3 = open_context(browser, live_server, locale=locale)
-        opened.append(watch3)
-        open_page(page3, live_server)
-        wait_until_engine_kept(page3)
-        context3.set_offline(True)
-        tab = context3.new_page()  # a link tapped in a chat opens a tab of its own
-        tab.goto(sent)
-        expect(tab.locator("#ruling .on-phone")).to_have_text(words["ruling.onPhone"], timeout=180_000)
-        assert shown(tab) == asked, "the phone's engine ruled the question sent otherwise"
-        tab.screenshot(path=screenshots / f"l2-received-offline-{lang}.png")
-        tab.close()
-    finally:
-        for watch in opened:
-            watch.check()
-        for ctx in browser.contexts:
-            ctx.close()
+    # A phone that keeps the engine, without signal: its own engine rules it.
+    page3 = phone_at(locale=locale)
+    open_page(page3, live_server)
+    wait_until_engine_kept(page3)
+    page3.context.set_offline(True)
+    tab = page3.context.new_page()  # a link tapped in a chat opens a tab of its own
+    tab.goto(sent)
+    expect(tab.locator("#ruling .on-phone")).to_have_text(words["ruling.onPhone"], timeout=180_000)
+    assert shown(tab) == asked, "the phone's engine ruled the question sent otherwise"
+    tab.screenshot(path=screenshots / f"l2-received-offline-{lang}.png")
 
 
-def test_without_signal_or_engine_the_page_says_so_and_rules_once_it_can(browser, live_server, ui_packs, monkeypatch, tmp_path):
-    from conftest import open_context
-
+def test_without_signal_or_engine_the_page_says_so_and_rules_once_it_can(phone, ui_packs, monkeypatch, tmp_path):
     words = ui_packs["en"]
-    document = library.question({"variant": "da-ludo", "situation": {"first_round": False, "players": 4,
-                                 "team": {"score": 6200, "melds": []}, "player": {"hand_count": 9},
-                                 "turn": {"drew": "stock", "cards_from_pile": []}},
-                                 "action": {"type": "meld", "melds": [["AH", "AS", "AD"], ["KH", "KS", "KD", "2C"]]}},
-                                lang="en", variants=load_all())
+    document = library.question(COMMON["opening at 6,200, da-ludo"], lang="en", variants=load_all())
     monkeypatch.setenv("CANASTA_ENGINE_DIR", str(tmp_path))  # a server without the offline engine
-    context, page, watch = open_context(browser, live_server)
-    try:
-        open_page(page, live_server)
-        page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20_000)
-        context.set_offline(True)
-        tab = context.new_page()
-        tab.goto(live_server + "/#" + library.encode(document))
-        expect(tab.locator("#received .waiting")).to_have_text(words["received.waiting"])
-        expect(tab.locator("#ruling .offline")).to_be_visible()
-        assert tab.locator("#question-open").is_checked()  # the question is filled in, waiting
-        context.set_offline(False)
-        tab.evaluate("window.dispatchEvent(new Event('online'))")
-        expect(tab.locator("#ruling .verdict")).to_be_visible(timeout=30_000)
-        expect(tab.locator("#received .waiting")).to_have_count(0)
-        watch.check()
-    finally:
-        context.close()
+    page, base = phone
+    open_page(page, base)
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20_000)
+    page.context.set_offline(True)
+    tab = page.context.new_page()
+    tab.goto(base + "/#" + library.encode(document))
+    expect(tab.locator("#received .waiting")).to_have_text(words["received.waiting"])
+    expect(tab.locator("#ruling .offline")).to_be_visible()
+    assert tab.locator("#question-open").is_checked()  # the question is filled in, waiting
+    page.context.set_offline(False)
+    tab.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(tab.locator("#ruling .verdict")).to_be_visible(timeout=30_000)
+    expect(tab.locator("#received .waiting")).to_have_count(0)
 
 
 # ---- the five common disputes, and "what may I do?" -------------------------------------------------
@@ -245,7 +222,7 @@ COMMON = {
 
 
 def test_the_common_disputes_fit_a_link_of_a_few_hundred_characters_and_a_qr_code_read_at_arms_length(phone, ui_packs):
-    """The page writes each (CompressionStream), the library reads it; its QR code (as the page draws it)
+    """The page writes each (web/share.js, CompressionStream), the library reads it; its QR code (as the page draws it)
     is small. The sizes go in the note: characters of the link and the QR code's version and modules."""
     page, base = phone
     open_page(page, base)
@@ -253,9 +230,9 @@ def test_the_common_disputes_fit_a_link_of_a_few_hundred_characters_and_a_qr_cod
     for name, body in COMMON.items():
         document = library.question(body, lang="sv", variants=load_all())
         said = page.evaluate("""async ([d, qrPath]) => {
-            const { links } = await import('/web/link.js');
+            const writer = await import('/web/share.js');
             const { encode } = await import(qrPath);
-            const url = await links.linkTo(d);
+            const url = `${location.origin}/#${await writer.encode(d)}`;
             const qr = encode(url, { ecc: 'M', border: 0 });
             return { url, version: qr.version, modules: qr.size };
         }""", [document, page.evaluate("() => document.querySelector('meta[name=\"module:qr\"]').content")])
@@ -271,7 +248,7 @@ def test_the_page_and_the_library_read_each_others_links_and_refuse_the_same_dam
     documents = [library.question(body, lang="da", variants=load_all()) for body in COMMON.values()]
     documents.append(dict(library.question(COMMON["frozen pile, sv-classic"], variants=load_all()),
                           situation={"first_round": False, "team": {"score": 0, "melds": []}, "note": "Åsa · Ødegård · ß"}))
-    by_page = page.evaluate("async (ds) => { const { links } = await import('/web/link.js'); return Promise.all(ds.map(links.encode)); }", documents)
+    by_page = page.evaluate("async (ds) => { const writer = await import('/web/share.js'); return Promise.all(ds.map(writer.encode)); }", documents)
     assert [library.decode(x) for x in by_page] == documents
     by_library = [library.encode(d) for d in documents]
     assert page.evaluate("async (xs) => { const { links } = await import('/web/link.js'); return Promise.all(xs.map(links.decode)); }",
@@ -351,54 +328,41 @@ def with_game(page, base, game):
 
 @pytest.mark.parametrize("lang,locale", LANGS)
 def test_a_game_handed_over_continues_with_the_same_totals_openings_and_house_rules(
-        browser, live_server, ui_packs, lang, locale, screenshots, engine_installed):
-    from conftest import open_context
-
+        phone_at, live_server, ui_packs, lang, locale, screenshots, engine_installed):
     words = ui_packs[lang]
-    watches = []
-    try:
-        context, page, watch = open_context(browser, live_server, locale=locale)
-        watches.append(watch)
-        with_game(page, live_server, ten_rounds())
-        here = pad(page)
-        expect(page.locator("#game-send")).to_have_text(words["game.send"])
-        sent = open_send(page, "#game-send")
-        document = library.decode(sent)
-        assert document["kind"] == "game" and len(document["game"]["rounds"]) == 10 and document["lang"] == lang
-        print(f"\nTEN-ROUND GAME LINK: {len(sent) - len(live_server)} characters")
+    page = phone_at(locale=locale)
+    with_game(page, live_server, ten_rounds())
+    here = pad(page)
+    expect(page.locator("#game-send")).to_have_text(words["game.send"])
+    sent = open_send(page, "#game-send")
+    document = library.decode(sent)
+    assert document["kind"] == "game" and len(document["game"]["rounds"]) == 10 and document["lang"] == lang
+    print(f"\nTEN-ROUND GAME LINK: {len(sent) - len(live_server)} characters; QR (version, modules): {QR_DRAWN[sent]}")
 
-        # Online, a phone with no game: offered, continued, scored by the service.
-        context2, page2, watch2 = open_context(browser, live_server, locale=locale)
-        watches.append(watch2)
-        page2.goto(sent)
-        expect(page2.locator("#game-offer")).to_contain_text(words["offer.title"])
-        page2.locator("#offer-continue").tap()
-        assert pad(page2) == here
-        page2.screenshot(path=screenshots / f"l3-game-continued-{lang}.png")
+    # Online, a phone with no game: offered, continued, scored by the service.
+    page2 = phone_at(locale=locale)
+    page2.goto(sent)
+    expect(page2.locator("#game-offer")).to_contain_text(words["offer.title"])
+    page2.locator("#offer-continue").tap()
+    assert pad(page2) == here
+    page2.screenshot(path=screenshots / f"l3-game-continued-{lang}.png")
 
-        # A phone with a game in progress, without signal, its engine kept: asked first, never replaced unasked.
-        context3, page3, watch3 = open_context(browser, live_server, locale=locale)
-        watches.append(watch3)
-        open_page(page3, live_server, "#score")
-        page3.locator("label[for=score-variant-sv-classic]").tap()
-        page3.locator("#start-game").tap()
-        wait_until_engine_kept(page3)
-        context3.set_offline(True)
-        tab = context3.new_page()
-        tab.goto(sent)
-        expect(tab.locator("#game-offer")).to_contain_text(words["offer.title"])
-        expect(tab.locator("#offer-replace")).to_have_text(words["offer.replaceYes"])
-        tab.locator("#offer-keep").tap()
-        assert json.loads(storage(tab)["cr.game"])["variant"] == "sv-classic"  # kept: nothing replaced unasked
-        tab.goto(sent)
-        tab.locator("#offer-replace").tap()
-        assert pad(tab, timeout=180_000) == here, "the phone's engine scored the game handed over otherwise"
-        tab.close()
-    finally:
-        for w in watches:
-            w.check()
-        for ctx in browser.contexts:
-            ctx.close()
+    # A phone with a game in progress, without signal, its engine kept: asked first, never replaced unasked.
+    page3 = phone_at(locale=locale)
+    open_page(page3, live_server, "#score")
+    page3.locator("label[for=score-variant-sv-classic]").tap()
+    page3.locator("#start-game").tap()
+    wait_until_engine_kept(page3)
+    page3.context.set_offline(True)
+    tab = page3.context.new_page()
+    tab.goto(sent)
+    expect(tab.locator("#game-offer")).to_contain_text(words["offer.title"])
+    expect(tab.locator("#offer-replace")).to_have_text(words["offer.replaceYes"])
+    tab.locator("#offer-keep").tap()
+    assert json.loads(storage(tab)["cr.game"])["variant"] == "sv-classic"  # kept: nothing replaced unasked
+    tab.goto(sent)
+    tab.locator("#offer-replace").tap()
+    assert pad(tab, timeout=180_000) == here, "the phone's engine scored the game handed over otherwise"
 
 
 def test_a_game_saved_as_a_file_opens_again(phone_at, live_server, tmp_path):
