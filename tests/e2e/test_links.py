@@ -288,6 +288,21 @@ def test_a_link_that_cannot_be_read_changes_nothing_and_says_why(phone_at, live_
         tab.close()
 
 
+@pytest.mark.parametrize("lang,locale", LANGS)
+def test_a_question_asked_under_other_rules_says_the_answer_may_differ(phone_at, live_server, ui_packs, lang, locale):
+    """The sender's rules of sv-classic were another version (another deploy, an older phone): said plainly, in
+    words, with the variant's name; the question is ruled all the same."""
+    page = phone_at(locale=locale)
+    document = library.question(COMMON["frozen pile, sv-classic"], lang=lang, variants=load_all())
+    document["rules"] = {"sv-classic": "00000000"}
+    page.goto(f"{live_server}/#{library.encode(document)}")
+    note = page.locator("#received .rules-differ")
+    expect(note).to_have_count(1)
+    name = page.locator("#variant-choices label[for=variant-sv-classic] .choice-title").inner_text()
+    assert note.inner_text() == ui_packs[lang]["received.rules"].replace("x", name, 1)
+    shown(page)
+
+
 # ---- a game that travels ----------------------------------------------------------------------------
 
 def ten_rounds(names=("", "")):
