@@ -647,7 +647,6 @@ function askSent(d) {
   const variant = d.ask === 'compare' ? 'all' : d.variant;
   if (!got || (variant !== 'all' && !cache.byId[variant])) return false;
   const before = JSON.stringify(m);
-  const wasVariant = m.variant;
   Object.assign(m, { variant, question: got.question, score: got.score, firstRound: got.firstRound, [got.part]: got.facts });
   if (got.players) m.players = got.players;
   if (variant !== 'all' && !gameHere()) m.house[variant] = Object.assign({}, d.house_rules);
@@ -659,7 +658,7 @@ function askSent(d) {
   if (built && !('players' in built.situation) && playersSupported().length === 1 && sent.players === playersSupported()[0]) delete sent.players;
   if (!built || !questionForm.same({ situation: built.situation, action: built.action, house: house(houseRules()) },
     { situation: sent, action: d.action, house: house(d.house_rules) })) {
-    Object.assign(m, JSON.parse(before), { variant: wasVariant });
+    Object.assign(m, JSON.parse(before));
     return false;
   }
   store('cr.variant', variant);
