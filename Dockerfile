@@ -1,7 +1,7 @@
 # Canasta Referee: the HTTP service under gunicorn.
 #   docker build -t canasta-referee .
 #   docker run --rm -p 8000:8000 canasta-referee
-# Where the image registry is out of reach, on a base made from Debian's own packages (README, "Docker"):
+# Where the image registry is out of reach, on a base made from Debian's own packages (docs/image.md):
 #   docker build --build-arg PYTHON_IMAGE="$(bash scripts/local-base-image)" -t canasta-referee .
 # tests/test_image.py builds this file on that base and runs the container.
 

@@ -53,7 +53,7 @@ worker_class = "web_api.workers.ProblemGeventWorker"
 # unseen in the listen backlog; 500 slow connections were harmless, 2,000 exhausted two workers.
 # Over the cap, a liveness probe (GET /healthz) is still answered, on one of the spare greenlets, so
 # slow clients that fill the cap cannot get a healthy pod restarted (issue 36). One client filling
-# the cap is the job of a proxy's per-client limits in front (README: "In front of the service").
+# the cap is the job of a proxy's per-client limits in front (docs/running.md: "In front of the service").
 worker_connections = 1000
 
 # Load the app (and verify every variant's citations) once in the master: a broken

@@ -19,7 +19,9 @@ decided across readings (:mod:`adjudicator.rules.readings`), and the table check
 ``--against REF`` compares this checkout's engine with the one at a git ref in the same process: the ref's
 package is imported under another name, and the two are timed pass for pass, alternately, by CPU time,
 so both meet the same load (a shared machine moves either run by more than most changes are worth).
-It prints the best and the median pass of each and their difference.
+It prints the best and the median pass of each and their difference, for the rulings and for the parser
+alone: ``shape check`` (the request's shape: the schemas' compiled fast path) and ``parse`` (the shape and the
+meaning: the typed request).
 
 ``--passes N`` times each workload N passes by CPU time and prints the median and the best pass of each
 on one line: the figure to alternate between two compiled copies (one of main, one of a branch), which
@@ -85,6 +87,7 @@ def workloads(package: str) -> dict[str, tuple]:
     variants = mod("variants").load_all()
     refused = mod("model.errors").AdjudicatorError
     ruling_request, check = mod("input.parse").ruling_request, mod("rules.table_check").check_table
+    shape = mod("input.shape")
     engine, adjudicate = mod("rules.engine"), mod("input.payloads").adjudicate
     payloads = workload(variants)
     parsed = []
@@ -103,11 +106,25 @@ def workloads(package: str) -> dict[str, tuple]:
             adjudicate(p, variants)
         except refused:
             pass
+
+    def parse(p):  # the shape check (the schemas' fast path, or marshmallow) and the typed request
+        try:
+            ruling_request(p, variants)
+        except refused:
+            pass
+
+    def shape_check(p):
+        try:
+            shape.check(p, "adjudicate", variants)
+        except refused:
+            pass
     ruled = engine.rule_checked
     return {"rule": (lambda r: engine.rule(r.situation, r.action, r.rules), parsed),
             "rule, plain": (lambda r: ruled(r.situation, r.action, r.rules), plain),
             "rule, across": (lambda r: ruled(r.situation, r.action, r.rules), across),
             "table check": (lambda r: check(r.rules, r.situation, r.action), parsed),
+            "shape check": (shape_check, payloads),
+            "parse": (parse, payloads),
             "parse + rule": (parse_and_rule, payloads)}
 
 

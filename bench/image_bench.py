@@ -1,6 +1,6 @@
 """The Docker image beside the README's serve command, on this machine, in one run.
 
-    docker build -t canasta-referee .          # or, without the registry (README, "The Docker image"):
+    docker build -t canasta-referee .          # or, without the registry (docs/image.md):
     docker build --build-arg PYTHON_IMAGE="$(bash scripts/local-base-image)" -t canasta-referee .
     .venv/bin/python bench/image_bench.py [--image canasta-referee] [--rounds 5] [--seconds 5] [--startup-runs 7]
 

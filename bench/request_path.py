@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/request_path.py [ROOT] [--cold]
 
-Runs ``POST /v1/adjudicate`` (the frozen-pile ruling of the README) through the app of the checkout at ROOT
+Runs ``POST /v1/adjudicate`` (the frozen-pile ruling of the README's example) through the app of the checkout at ROOT
 (default: this one; a copy of another commit -- ``git archive REF | tar -x -C DIR`` -- shows that commit's path)
 under ``sys.setprofile``, and prints the modules of ``adjudicator`` and ``web_api`` entered, in order, each run
 of calls within one module written once, the engine's own part shortened to its count. Warm by default (the

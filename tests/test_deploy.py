@@ -17,7 +17,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 MANIFESTS = sorted(p for p in DEPLOY.glob("*.y*ml") if p.name != "kustomization.yaml") if DEPLOY.is_dir() else []
-IMAGE_NAME = "canasta-referee"  # README: docker build -t canasta-referee .
+IMAGE_NAME = "canasta-referee"  # docs/image.md: docker build -t canasta-referee .
 QUANTITY = re.compile(r"^\d+(\.\d+)?(m|Ki|Mi|Gi|Ti|k|M|G|T)?$")
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import signal
 import socket
@@ -28,9 +27,9 @@ from pathlib import Path
 
 import pytest
 from test_infra import readme_commands
+from test_readme import python_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
 
 # How long the installs and the start may take before the test gives up: generous, since the
 # point is whether the command works, not how fast (pip, on a cold cache, downloads ~15 MB).
@@ -145,8 +144,8 @@ def test_pip_install_gives_the_library_with_its_rulebooks_from_any_folder(clean_
     where = subprocess.run([python, "-c", "import adjudicator; print(adjudicator.__file__)"], capture_output=True,
                            text=True, env=env, cwd=elsewhere, check=True).stdout
     assert str(venv) in where
-    # the README's "Use as a library" example runs as written against the installed package
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    # the library's examples (docs/library.md) run as written against the installed package
+    blocks = python_blocks()
     assert blocks
     example = subprocess.run([python, "-c", "\n".join(blocks)], capture_output=True, text=True, env=env,
                              cwd=elsewhere)

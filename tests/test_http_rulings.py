@@ -360,12 +360,3 @@ def test_openapi_examples_answer_as_described(client):
     assert verdicts == {"frozen-pile": "illegal", "legal-meld": "legal", "undetermined": "undetermined",
                         "house-rule": "legal"}
     assert examples["frozen-pile"]["value"] == ISSUE
-
-
-def test_readme_lists_every_rule_id():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("## Rule ids"):]
-    section = section[:section.index("\n## ", 1)]
-    listed = [line.split("|")[1].strip().strip("`") for line in section.splitlines()
-              if line.startswith("| `")]
-    assert listed == list(RULES)

@@ -3,14 +3,14 @@
 These machines reach Debian's mirror but no image registry, so the image is built on a base made from
 Debian's own packages (``scripts/local-base-image``: it installs Docker and debootstrap when missing, starts
 dockerd when none answers, and makes or reuses the base) with the Dockerfile's ``PYTHON_IMAGE`` build
-argument, exactly as the README tells a user without the registry. The build context is the checkout itself,
+argument, exactly as docs/image.md tells a user without the registry. The build context is the checkout itself,
 as ``docker build .`` sends it: ``.dockerignore`` must keep environments, node_modules and build outputs out.
 
 Then one container runs as ``deploy/`` runs it (read-only root filesystem, a tmpfs at /tmp, no capabilities)
 and is asked for its health, a ruling, a score and the page, each answered as the library in this process
 answers it; its processes are checked to be the service user's, its engine the compiled one (extension
 modules, mapped into the server), its variant parse cache filled at build time and only read, and the
-offline engine's files served. A second container, started as the README's ``docker run`` starts it, is
+offline engine's files served. A second container, started as docs/image.md's ``docker run`` starts it, is
 stopped with SIGTERM within the deployment's grace period and must exit by itself, cleanly.
 
 Where no Docker daemon can be had, the test fails with the script's reason: it never skips.
@@ -83,7 +83,7 @@ def dockerfile_stages() -> list[str]:
 
 @pytest.fixture(scope="module")
 def base_image() -> str:
-    """The Debian base, made (or found) by the script the README names; a failure here fails the test."""
+    """The Debian base, made (or found) by the script docs/image.md names; a failure here fails the test."""
     try:
         made = subprocess.run(["bash", str(ROOT / "scripts" / "local-base-image")], capture_output=True,
                               text=True, timeout=BASE_DEADLINE_S)
@@ -291,7 +291,7 @@ def test_sigterm_stops_the_readme_container_cleanly_within_the_grace_period(imag
                     if d and d.get("kind") == "Deployment")
     pod = manifest["spec"]["template"]["spec"]
     grace, pre_stop = pod["terminationGracePeriodSeconds"], pod["containers"][0]["lifecycle"]["preStop"]["exec"]
-    name = run_container(image)  # as the README runs it (docker run -p 8000:8000 canasta-referee), port aside
+    name = run_container(image)  # as docs/image.md runs it (docker run -p 8000:8000 canasta-referee), port aside
     try:
         url = wait_for_health(name)
         fetch(f"{url}/v1/adjudicate", FROZEN_PILE)

@@ -31,7 +31,7 @@ def only(instr: str) -> list[str]:
 
 
 def test_dockerfile_base_is_a_pinned_slim_python_311():
-    """One base for every stage: the PYTHON_IMAGE build argument (README: a base made from Debian's packages
+    """One base for every stage: the PYTHON_IMAGE build argument (docs/image.md: a base made from Debian's packages
     where the registry is out of reach), whose default is the pinned official image."""
     words = [w for w, _ in dockerfile_instructions()]
     args = [a for a in only("ARG") if a.startswith("PYTHON_IMAGE=")]

@@ -31,20 +31,19 @@ from ..model.actions import ACTION_TYPES, Action, Add, action_type
 from ..model.enums import ActionType
 from ..model.errors import COUNTED, MAX_ISSUES, AdjudicatorError, ImpossibleInput, Issue, MalformedRequest, UnknownVariant, issue, pointer
 from ..model.messages import Items, Word
-from ..model.requests import PENALTY_KINDS, PENALTY_PREFIX, CompareRequest, OptionsRequest, RulingRequest, ScoreRequest, \
-    TeamRound
+from ..model import requests
+from ..model.requests import PENALTY_KINDS, RULING_MEMBERS, SCORE_MEMBERS, CompareRequest, OptionsRequest, RulingRequest, \
+    ScoreRequest, TeamRound
 from ..model.situation import EMPTY_SIDE, MELD_RANKS, NOT_GIVEN, PileUnnamed, Side, Situation, rank_facts
 from ..rules.table_check import deck_issues
 from ..variants import Variant
 
 # Final: compiled, each is a static, not a look-up in the module's globals at each use
-DREW: Final = (None, "stock", "pile")
-PARTNER_ANSWERS: Final = (None, "yes", "no")
+DREW: Final = requests.DREW
+PARTNER_ANSWERS: Final = (None, *requests.PARTNER_ANSWERS)
 _CANONICAL: Final[dict[str, str]] = card_codes.CANONICAL  # every canonical code, to itself
 # Penalty kinds are the catalogue's score.penalty_<kind> parameters ("hint", "unverifiable_count").
 TABLE_COUNTS = ("melded_points", "natural_canastas", "mixed_canastas")
-RULING_MEMBERS = ("situation", "action")
-SCORE_MEMBERS = ("teams", "rounds")
 LAYING: Final = (ActionType.TAKE_PILE, ActionType.MELD, ActionType.GO_OUT)  # the actions that may lay melds
 
 

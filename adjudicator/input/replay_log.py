@@ -11,23 +11,18 @@ here, at its cards, never at a situation the request does not hold.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from ..model.cards import is_red_three
 from ..model.errors import ImpossibleInput, Issue, MalformedRequest, issue
 from ..model.messages import Items, Word
-from ..model.requests import EVENT_KINDS, PARTNER_ANSWERS, Event, GameLog, Log, Move
+from ..model.requests import ACTION_MEMBERS, EVENT_KINDS, EVENT_MEMBERS, PARTNER_ANSWERS, Event, GameLog, Log, Move
 from ..model.situation import Situation
 from ..rules.table_check import assess, deck_issues
 from ..rules.turn import team_count
 from ..variants import Variant
 from . import shape
 from .parse import action as parse_action, card_list, required_players, rules as parse_rules
-
-# what each kind of entry may say
-ACTION_MEMBERS: Final = ("player", "action", "cards")
-EVENT_MEMBERS: Final = {"lay_out": ("player", "event", "red_threes", "cards"), "ask": ("player", "event"),
-                        "answer": ("player", "event", "answer")}
 
 
 def replay_request(payload: Any, variants: dict[str, Variant]) -> Log | GameLog:

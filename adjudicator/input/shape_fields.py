@@ -9,6 +9,7 @@ message keys (``shape.not_integer``) or marshmallow's length texts, which
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields
@@ -125,3 +126,41 @@ class AddItem(fields.Field):
 class StrictSchema(Schema):
     class Meta:
         unknown = RAISE
+
+
+# ----------------------------------------------------------------------------------------------
+# What the schemas say for the reader of openapi.yaml (scripts/openapi-requests writes it from them)
+
+CARD_CODE = {  # the items of every CardList (openapi.yaml's CardCode)
+    "type": "string", "maxLength": MAX_CARD_LENGTH,
+    "description": "A card: rank `A K Q J 10 9 8 7 6 5 4 3 2` (`T` also means ten) then\n"
+                   "suit `S H D C` (or `♠ ♥ ♦ ♣`), case-insensitive, or `JK` for a joker.\n"
+                   "Any other string is a 422 from the engine, pointing at it.\n",
+    "examples": ["9H", "10S", "JK", "3D"],
+}
+
+
+def doc(text: str, **schema: Any) -> dict[str, Any]:
+    """A field's ``metadata``: its description in openapi.yaml, and what else the spec says of it that the field's
+    type does not (an ``enum`` the parser checks, ``examples``; ``component``: the name of the one schema that a
+    field made by a helper is, wherever it stands)."""
+    return {"description": text, **schema}
+
+
+@dataclass(frozen=True)
+class Form:
+    """One form a schema's requests take (a round or a game, a ruling or a score ...), for openapi.yaml.
+
+    A schema's ``Meta.forms`` are the forms one request may take (the spec's ``oneOf``); its ``Meta.copies`` are
+    the same schema named once per endpoint that takes it. A form has the schema's members, less ``without`` (or
+    only ``members``), ``required`` ones besides the schema's, members ``fixed`` to one value, and spec
+    fragments merged into members (``overrides``). What makes a request one form and not another the parser
+    checks; the spec names the forms so that clients and schemathesis see them."""
+
+    name: str
+    required: tuple[str, ...] = ()
+    without: tuple[str, ...] = ()
+    members: tuple[str, ...] | None = None
+    description: str = ""
+    fixed: dict[str, str] = field(default_factory=dict)
+    overrides: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -15,6 +15,11 @@ from .errors import AdjudicatorError
 from .parameters import PARAMETERS
 from .situation import Situation
 
+# ``turn.drew``: not drawn yet (None), or where the player drew.
+DREW = (None, "stock", "pile")
+# What a ruling's request has (a comparison of rulings), and a score's (one round or a game).
+RULING_MEMBERS = ("situation", "action")
+SCORE_MEMBERS = ("teams", "rounds")
 PENALTY_PREFIX = "score.penalty_"
 PENALTY_KINDS = tuple(p.name[len(PENALTY_PREFIX):] for p in PARAMETERS if p.name.startswith(PENALTY_PREFIX))
 
@@ -102,6 +107,10 @@ class Move:
 
 EVENT_KINDS = ("lay_out", "ask", "answer")
 PARTNER_ANSWERS = ("yes", "no")
+# What each kind of entry of a replayed log may say (the parser checks it; openapi.yaml names each form).
+ACTION_MEMBERS = ("player", "action", "cards")
+EVENT_MEMBERS = {"lay_out": ("player", "event", "red_threes", "cards"), "ask": ("player", "event"),
+                 "answer": ("player", "event", "answer")}
 
 
 @dataclass(frozen=True)

@@ -100,7 +100,8 @@ def rank_facts(ranks) -> tuple[tuple[str, bool], ...]:
 
 
 _RANK_CODES = {r: r for r in RANKS} | {"T": "10"}
-MELD_RANKS = frozenset(("A", "K", "Q", "J", "10", "T", "9", "8", "7", "6", "5", "4"))  # the ranks ``ranks`` may name
+MELD_RANK_NAMES = ("A", "K", "Q", "J", "10", "T", "9", "8", "7", "6", "5", "4")  # the ranks ``ranks`` may name
+MELD_RANKS = frozenset(MELD_RANK_NAMES)
 
 _S_SCORE, _S_MELDS, _S_RED, _S_OPENED, _S_CANASTAS, _S_RANKS = (
     Side.__dict__[name].__set__ for name in ("score", "melds", "red_threes", "opened", "canastas", "ranks"))

@@ -8,7 +8,8 @@ how to fix it: they never skip.
 
 Every page arrives with the app's own strict Content-Security-Policy (the one
 production sends), and each test fails on a CSP violation, a script error, a
-console error or a request to any other host. Contexts are fresh profiles with the
+console error, a request to any other host, or a request body the request
+schemas refuse (tests/e2e/request_shapes.py). Contexts are fresh profiles with the
 page's service worker allowed and the HTTP cache on, as on a phone: requests are
 watched, not intercepted (interception would bypass the worker and the cache).
 """
@@ -20,6 +21,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from request_shapes import WORKER_BODIES
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -69,10 +71,20 @@ class PageWatch:
     def __init__(self):
         self.errors: list[str] = []
         self.foreign: list[str] = []
+        self.sent: list[str] = []  # the paths of the request bodies the page sent (to the service or its engine)
+        self.refused: list[str] = []  # what the request schemas say of those bodies
+
+    def body(self, path: str, text: str | None) -> None:
+        from request_shapes import KINDS, refusals
+
+        if path in KINDS:
+            self.sent.append(path)
+            self.refused += refusals(path, text)
 
     def check(self):
         assert not self.foreign, f"the page tried to reach other hosts: {self.foreign}"
         assert not self.errors, "the page reported errors:\n" + "\n".join(self.errors)
+        assert not self.refused, "the page sent requests the schemas refuse:\n" + "\n".join(self.refused)
 
 
 def open_context(browser, live_server, viewport=PHONE, locale="en-GB", color_scheme="light", service_workers="allow"):
@@ -87,8 +99,13 @@ def open_context(browser, live_server, viewport=PHONE, locale="en-GB", color_sch
         host = urlsplit(request.url).netloc
         if request.url.startswith(("http:", "https:")) and host != origin:
             watch.foreign.append(request.url)
+        elif request.method == "POST":
+            watch.body(urlsplit(request.url).path, request.post_data)
 
     context.on("request", seen)
+    # the bodies handed to the engine on the phone, too (tests/e2e/request_shapes.py)
+    context.expose_function("__canastaSent", watch.body)
+    context.add_init_script(WORKER_BODIES)
     page = context.new_page()
     page.on("pageerror", lambda e: watch.errors.append(f"script error: {e}"))
 
