@@ -5,6 +5,7 @@
     canasta-referee replay FILE
     canasta-referee options FILE
     canasta-referee compare FILE
+    canasta-referee link FILE        (a question or game as a link, and a link back as JSON: adjudicator/link.py)
 
 FILE holds the body the service's endpoint takes (``-``: read it from standard input): ``rule`` is
 ``POST /v1/adjudicate`` (a body of ``requests`` is ``/v1/adjudicate/batch``), ``score`` is ``/v1/score``
@@ -72,6 +73,9 @@ def _count(least: int):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module's docstring)."""
+    if (sys.argv[1:] if argv is None else list(argv))[:1] == ["link"]:  # its own options: adjudicator/link.py
+        from .link import main as link_main
+        return link_main((sys.argv[1:] if argv is None else list(argv))[1:])
     args = parser().parse_args(argv)
     from .answers.use_cases import answer, decode, MalformedJson, problem  # here: --help needs no engine
     from .model.messages import msg

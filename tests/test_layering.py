@@ -28,7 +28,7 @@ LAYERS = (
     ("rules",),
     ("options", "scoring", "predicates", "citefill", "replay"),
     ("compare", "input"),
-    ("answers", "cost"),
+    ("answers", "cost", "link"),
     ("cli",),
     ("__main__",),
 )

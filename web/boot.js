@@ -4,6 +4,7 @@ import { byId, clear } from './dom.js';
 import { engine } from './engine.js';
 import { i18n, t } from './i18n.js';
 import { offline } from './offline.js';
+import { received } from './received.js';
 import { rulesView, sourceView } from './rules.js';
 import { view as score } from './score.js';
 import { view as settle } from './settle.js';
@@ -72,7 +73,10 @@ async function languageChanged() {
 
 async function boot() {
   engine.early(); // without signal, the engine starts in its worker while the page starts here
+  // A link to a question or a game (web/received.js): read first, so the page speaks the sender's language.
+  const sent = received.isLink(location.hash) ? await received.read(location.hash) : null;
   i18n.start();
+  received.language(sent);
   const bootMsg = byId('boot');
   try {
     await loadVariants();
@@ -85,13 +89,18 @@ async function boot() {
   }
   bootMsg.hidden = true;
   Object.keys(views).forEach((k) => views[k].init());
-  window.addEventListener('hashchange', () => { inAppSteps += 1; route(); });
+  window.addEventListener('hashchange', () => {
+    if (received.isLink(location.hash)) { received.opened(location.hash); return; } // a link opened in this tab
+    inAppSteps += 1;
+    route();
+  });
   document.querySelectorAll('.source-back').forEach((a) => a.addEventListener('click', (e) => {
     if (inAppSteps > 0) { e.preventDefault(); inAppSteps -= 2; history.back(); }
   }));
   byId('lang-select').addEventListener('change', (e) => i18n.setLang(e.target.value, true));
   i18n.onChange(languageChanged);
   route();
+  if (sent) received.act(sent);
   document.documentElement.classList.add('ready');
   if (window.performance && performance.mark) performance.mark('usable'); // the first screen answers taps
   // After the first screen: the rule data (deck limits, questions, the rules view) and offline use.

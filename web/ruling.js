@@ -7,7 +7,7 @@ import { busy } from './busy.js';
 import { byId, clear, h, motion } from './dom.js';
 import { capitalise, t } from './i18n.js';
 import { openPoints } from './openpoints.js';
-import { on } from './store.js';
+import { emit, on } from './store.js';
 import { citationBlock, humanPointer, problemBox, serverWords } from './words.js';
 
 const server = { server: '' };
@@ -80,9 +80,11 @@ async function ask(variant, body, labels, ctx) {
     if (variant === 'all') {
       const result = await api('POST', '/v1/compare', compareBody(body));
       clear(out).appendChild(renderCompare(result, labels, ctx));
+      answered('compare', compareBody(body), result, ctx, out);
     } else {
       const ruling = await api('POST', '/v1/adjudicate', Object.assign({ variant }, body));
       clear(out).appendChild(renderRuling(ruling, labels, ctx));
+      answered('ruling', Object.assign({ variant }, body), ruling, ctx, out);
     }
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
@@ -91,6 +93,13 @@ async function ask(variant, body, labels, ctx) {
     done();
   }
   focusHead(out, '.verdict, .compare-head, .problem');
+}
+
+/** An answer is on screen: its Send (web/sending.js) and, while a game is open, its place in the game's
+ *  disputes (web/disputes.js) follow from this. `quote`: the sentence that decides a ruling. */
+function answered(kind, body, result, ctx, box) {
+  const deciding = kind === 'ruling' && decidingReasons(result, ctx.question).find((r) => r.citations.length);
+  emit('answered', { kind, body, result, ctx, box, quote: deciding ? deciding.citations[0] : null });
 }
 
 /** Said under an answer the engine on the phone gave (no signal): same engine, same words, made here. */
@@ -236,6 +245,7 @@ async function compareAll() {
   try {
     const result = await api('POST', '/v1/compare', compareBody(last.body));
     clear(box).appendChild(renderCompare(result, last.labels, Object.assign({}, last.ctx, { house: last.body.house_rules })));
+    answered('compare', compareBody(last.body), result, Object.assign({}, last.ctx, { form: null }), box);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     clear(box).appendChild(e.offline ? offlineBox() : problemBox(e.problem, last.labels));
@@ -338,6 +348,7 @@ async function options(body, labels, ctx) {
   try {
     const result = await api('POST', '/v1/options', body);
     clear(out).appendChild(renderOptions(result, labels, ctx));
+    answered('options', body, result, ctx, out);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     clear(out).appendChild(e.offline ? offlineBox() : problemBox(e.problem, labels));

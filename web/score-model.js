@@ -57,6 +57,8 @@ const S = {
     S.save();
   },
   clear() { game = null; S.save(); S.saveResult(); },
+  /** A game handed over from another phone or a file (web/game-link.js): it takes this phone's place, to score again. */
+  adopt(g) { game = g; S.save(); S.saveResult(); },
 
   /** A team's name for people: the one typed, or the language's default (Vi/Dom, Os/Dem, ...). */
   teamName(i) {

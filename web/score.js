@@ -6,7 +6,9 @@
  */
 import { cache, value, variantName, variantsForReader } from './api.js';
 import { fieldError, segmented } from './controls.js';
+import { disputes } from './disputes.js';
 import { byId, clear, copy, h, keepFocus, motion, recall, showError, store } from './dom.js';
+import { gameLink } from './game-link.js';
 import { capitalise, fmtNumber, signed, t } from './i18n.js';
 import { house } from './house.js';
 import { openPoints } from './openpoints.js';
@@ -85,6 +87,7 @@ function renderSetup() {
   box.appendChild(people);
   box.appendChild(h('div', { id: 'setup-house-slot' }, houseSetup()));
   box.appendChild(h('button', { type: 'button', class: 'primary big', id: 'start-game', on: { click: startGame } }, t('setup.start')));
+  box.appendChild(gameLink.importButton());
 }
 
 /** The house rules of the game being set up (folded; redrawn alone, so the names typed stay). */
@@ -140,6 +143,7 @@ function render() {
     scoreForm.drawCards();
   }
   box.appendChild(h('div', { id: 'score-actions' }));
+  box.appendChild(h('div', { id: 'score-disputes' }));
   fillTop();
   fillActions();
   if (ui.roundProblem && byId('round-form')) showRoundProblem(ui.roundProblem);
@@ -175,7 +179,11 @@ function fillTop() {
   if (house) box.appendChild(house);
 }
 
-function fillActions() { clear(byId('score-actions')).appendChild(gameActions()); }
+function fillActions() {
+  clear(byId('score-actions')).appendChild(gameActions());
+  const kept = disputes.list(); // the questions settled in this game (web/disputes.js)
+  if (kept) clear(byId('score-disputes')).appendChild(kept); else clear(byId('score-disputes'));
+}
 
 /** Entries the service finds no deck allows (its `warnings`), each with where it is in words. */
 function serverWarnings() {
@@ -386,6 +394,7 @@ function gameActions() {
       h('button', { type: 'button', class: 'secondary', id: 'print-game', on: { click: () => window.print() } }, t('share.print'))));
     if (ui.sharing) wrap.appendChild(summaryBox());
   }
+  wrap.appendChild(gameLink.actions()); // hand the game over, keep it as a file (web/game-link.js)
   if (ui.confirming === 'new') {
     wrap.appendChild(confirmBox(t('newgame.sure'), t('newgame.yes'), () => { S.clear(); ui.expanded = null; ui.roundProblem = null; renderSetup(); }, 'newgame'));
   } else {

@@ -13,6 +13,7 @@ import { byId, clear, h, recall, showError, store } from './dom.js';
 import { t } from './i18n.js';
 import { openPoints } from './openpoints.js';
 import { CardField, CardForm } from './picker.js';
+import { questionForm } from './question-form.js';
 import { ruling } from './ruling.js';
 import { score } from './score-model.js';
 import { SETTLE_KEY, blankFacts, emit, on, settleFacts } from './store.js';
@@ -574,7 +575,7 @@ async function submit(ev) {
   if (Object.keys(house).length) body.house_rules = house;
   ruling.ask(m.variant, body, built.labels, {
     question: m.question, fields: FIELDS,
-    facts: JSON.stringify(m),
+    facts: JSON.stringify(m), form: questionForm.hintOf(m),
     answer: (name, value) => { setHouseRule(name, value); submit(); },
     fact: (pointer, value) => { tellRank(pointer, value); submit(); },
   });
@@ -632,8 +633,42 @@ function askOptions() {
   const body = { variant: m.variant, situation: built.situation };
   const house = houseRules();
   if (Object.keys(house).length) body.house_rules = house;
-  ruling.options(body, built.labels, { question: m.question, facts: JSON.stringify(m), fields: FIELDS,
+  ruling.options(body, built.labels, { question: m.question, facts: JSON.stringify(m), fields: FIELDS, form: questionForm.hintOf(m),
     fact: (pointer, value) => { tellRank(pointer, value); askOptions(); } });
+}
+
+/**
+ * A question sent from another phone, or kept with the game (web/received.js): its facts take the form's
+ * place and it is ruled -- only if the form then asks exactly that question (its request, house rules
+ * included, the very one sent: nothing added, nothing lost). Else the form stays as it was: false.
+ */
+function askSent(d) {
+  const got = questionForm.factsOf(d);
+  const variant = d.ask === 'compare' ? 'all' : d.variant;
+  if (!got || (variant !== 'all' && !cache.byId[variant])) return false;
+  const before = JSON.stringify(m);
+  Object.assign(m, { variant, question: got.question, score: got.score, firstRound: got.firstRound, [got.part]: got.facts });
+  if (got.players) m.players = got.players;
+  if (variant !== 'all' && !gameHere()) m.house[variant] = Object.assign({}, d.house_rules);
+  let built = null;
+  try { built = got.question === 'options' ? buildOptionsRequest() : buildRequest(); } catch (e) { if (!(e instanceof Problem)) throw e; }
+  const house = (x) => (x && Object.keys(x).length ? x : undefined);
+  // A player count where the rules allow only that one: the form does not ask it, and it says nothing more.
+  const sent = Object.assign({}, d.situation);
+  if (built && !('players' in built.situation) && playersSupported().length === 1 && sent.players === playersSupported()[0]) delete sent.players;
+  if (!built || !questionForm.same({ situation: built.situation, action: built.action, house: house(houseRules()) },
+    { situation: sent, action: d.action, house: house(d.house_rules) })) {
+    Object.assign(m, JSON.parse(before));
+    return false;
+  }
+  store('cr.variant', variant);
+  save();
+  renderVariantChoices();
+  renderQuestionChoices();
+  renderHouse();
+  renderFacts();
+  submit();
+  return true;
 }
 
 // ==========================================================================================
@@ -677,4 +712,4 @@ function dataChanged() {
   form.render();
 }
 
-export const view = { init, show, relabel, dataChanged };
+export const view = { init, show, relabel, dataChanged, askSent };

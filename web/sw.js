@@ -5,7 +5,9 @@
  * the service's rule data. A new version installs a new worker, which caches afresh (the
  * rule data the old one held is fetched again) and drops the old caches.
  *
- *   the page and its files   cache first (their URLs carry a content hash)
+ *   the page and its files   cache first (their URLs carry a content hash); what the page loads only when
+ *                            asked (the send sheet and its QR encoder, web_api/page.py LAZY) is not fetched
+ *                            on install but kept here the first time it is used
  *   GET /v1/variants*, /v1/matrix   cache first within a data version (fetched on first use)
  *   /web/engine/<version>/*   cache first (the page keeps them there, with the engine's worker script;
  *                             their URLs carry a version). The engine's worker keeps in the same cache

@@ -62,6 +62,8 @@ ENGINE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
 IMMUTABLE = "public, max-age=31536000, immutable"
 SERVICE_WORKER = "sw.js"
 ENGINE_WORKER = "engine-worker.js"  # the offline engine's Web Worker: served and kept with the engine
+# Loaded only when asked (a Send: web/sending.js), so not fetched on install; the worker keeps them once used.
+LAZY = ("share.js", "vendor/uqr/index.mjs", "vendor/uqr/LICENSE")
 PAGE_LEVEL = {"br": 11, "gzip": 9}  # the page's files are few and fixed: compressed once, as small as can be
 
 _BUNDLE = re.compile(r"<!-- bundle (\S+) -->(.*?)<!-- /bundle -->", re.S)
@@ -334,7 +336,7 @@ def _shell(a: Assets) -> list[str]:
     a first visit does not carry it, nor a server without the engine.
     """
     bundled = set(a.bundled)
-    keep = [n for n in a.hashed if n not in bundled and n not in ("index.html", ENGINE_WORKER)]
+    keep = [n for n in a.hashed if n not in bundled and n not in ("index.html", ENGINE_WORKER) and n not in LAZY]
     return ["/"] + sorted(f"/web/{a.hashed[n]}" for n in keep)
 
 

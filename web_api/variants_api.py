@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify
 
+from adjudicator.link import rules_version
 from adjudicator.model.messages import msg
 from adjudicator.variants import Variant
 
@@ -38,7 +39,9 @@ def get_variant(variant_id: str) -> Variant:
 @bp.get("")
 def list_variants():
     lang = current_language()
-    return jsonify({"variants": [serialize.variant_summary(v, lang) for v in loaded_variants().values()]})
+    # rules_version: what a link names as the rules its question was asked under (adjudicator/link.py)
+    return jsonify({"variants": [dict(serialize.variant_summary(v, lang), rules_version=rules_version(v))
+                                 for v in loaded_variants().values()]})
 
 
 @bp.get("/<variant_id>")

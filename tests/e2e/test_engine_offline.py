@@ -81,10 +81,10 @@ WATCH_TAP = """(selector) => {
 }"""
 
 
-def frozen_pile(page, tap, words):
-    """The frozen-pile dispute as a family enters it: no-pagat, a nine on a pile with a wild card in it,
-    a nine and a joker from the hand."""
-    tap(page.locator("label[for=variant-no-pagat]"))
+def frozen_pile(page, tap, words, variant="no-pagat"):
+    """The frozen-pile dispute as a family enters it: no-pagat (or `variant`), a nine on a pile with a wild card
+    in it, a nine and a joker from the hand."""
+    tap(page.locator(f"label[for=variant-{variant}]"))
     pick(tap, page.locator("#field-top"), "9")
     tap(page.get_by_text(words["take.wild"]))
     hand = page.locator("#field-with")

@@ -18,7 +18,10 @@ from test_offline import wait_until_kept_offline
 
 FIRST_VISIT_BUDGET = 120 * 1024  # before the engine download starts
 ENGINE = "/web/engine/"
-PAGE_FILES_BUDGET = 75 * 1024  # the page's own share of the first visit (the rest is the service's rule data)
+# The page's own share of the first visit (the rest is the service's rule data). 80 KiB since #46: the reader of
+# links, the game handed over and the game's disputes (about 8 KiB) must work without signal on a phone that
+# never sent anything, so they are part of the first visit; what sends (the writer, the QR encoder) is not.
+PAGE_FILES_BUDGET = 80 * 1024
 REPEAT_VISIT_BUDGET = 20 * 1024
 
 
