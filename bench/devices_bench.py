@@ -1,25 +1,30 @@
 """Every speed device of the engine and its edge, timed with it on and switched off, side by side in one process.
 
-    .venv/bin/python bench/devices_bench.py                  # every device, 7 alternated rounds each
-    .venv/bin/python bench/devices_bench.py --only words.said --rounds 11
-    .venv/bin/python bench/devices_bench.py --list           # the devices, what each switch does
+    .venv/bin/python bench/devices_bench.py                  # every device, 11 alternated rounds each
+    .venv/bin/python bench/devices_bench.py --only words.said --rounds 15
+    .venv/bin/python bench/devices_bench.py --list           # the devices, what each keeps
+    .venv/bin/python bench/devices_bench.py --check          # each switch leaves every answer as it was
 
-A speed device (a cache, a fast path, an object made past its constructor) stays only with its figure
-(docs/speed-devices.md). Each device here has a switch that turns it off from the outside -- the engine
-carries no switch of its own -- and one or more workloads, the first being "its own benchmark": the
-requests the device serves, answered through :func:`adjudicator.answers.answer` as the service's views
-answer them (parse, work, serialize; no Flask, no HTTP). Each round times the workload with the device on
-and with it off, in alternating order, by this process's CPU time (``time.process_time``), after a warm-up
-of both; it prints the median and the best round of each and what the device wins: ``off / on - 1``.
+A speed device (a cache, a fast path, a value made once) stays only with its figure (docs/speed-devices.md).
+Each device here has a switch that turns it off from the outside -- the engine carries no switch of its own --
+and one or more workloads, the first being "its own benchmark": the requests the device serves, answered
+through :func:`adjudicator.answers.answer` as the service's views answer them (parse, work, serialize; no
+Flask, no HTTP), or the words of every message the rulings say, in four languages (``render``). Each round
+times the workload with the device on and with it off, one after the other in alternating order, by this
+process's CPU time (``time.process_time``), after a warm-up of both; it prints the median and the best round
+of each and what the device wins: off / on - 1, the median over the rounds' pairs and of the best rounds.
 
-The workloads repeat the same bodies round after round, so a cache kept across requests finds every entry it
-made in the warm-up: for those (``across requests`` below) the figure is the most the cache can win, not what
-a server meeting new tables sees.
+The workloads repeat the same bodies round after round, so a table kept across requests finds every entry it
+made in the warm-up: for those the figure is the most the table can win, not what a server meeting new tables
+sees (``options.parts across requests`` says so in its row).
 
-Switches: a table the device keeps is replaced by one that keeps nothing (every look-up misses and the value is
-made again); a variant's ``cite_cache`` entries of one kind are refused by a filter put on every variant
-object (copies made meanwhile included); a function is replaced by the plain way (a dataclass's own
-constructor, the uncached function behind an ``lru_cache``).
+Switches: what a variant object works out once (:meth:`adjudicator.variants.Variant.once`) is worked out at each
+call for the makers named; a table of words keeps nothing (every look-up misses, the value is made again, and
+nothing is measured for a bound); an ``lru_cache`` is bypassed for the function behind it; the request schema's
+fast path is not taken; the variants' parse cache is not read (an empty ``CANASTA_CACHE_DIR``, ``--startup``).
+
+The devices removed by issue 44 were timed the same way, switched off in the engine as it was, by this script
+at commit 01ad9d6 (``git show 01ad9d6:bench/devices_bench.py``); their figures are in docs/speed-devices.md.
 """
 
 from __future__ import annotations
@@ -33,7 +38,6 @@ import statistics
 import subprocess
 import sys
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -113,26 +117,6 @@ class Forgetful(dict):
         return default
 
 
-class ForgetfulOrdered(OrderedDict):
-    def __setitem__(self, key: Any, value: Any) -> None:
-        pass
-
-
-class Filtered(dict):
-    """A variant's ``cite_cache`` that refuses the entries ``refuse(key)`` picks (the others kept as ever)."""
-
-    def __init__(self, refuse: Callable[[Any], bool], kept: dict):
-        super().__init__({k: v for k, v in kept.items() if not refuse(k)})
-        self.refuse = refuse
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        if not self.refuse(key):
-            dict.__setitem__(self, key, value)
-
-    def setdefault(self, key: Any, default: Any = None) -> Any:
-        return default if self.refuse(key) else dict.setdefault(self, key, default)
-
-
 @contextlib.contextmanager
 def attribute(owner: Any, name: str, value: Any) -> Iterator[None]:
     old = getattr(owner, name)
@@ -162,42 +146,14 @@ def everywhere(original: Any, replacement: Any) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def refused(refuse: Callable[[Any], bool]) -> Iterator[None]:
-    """Every variant object's ``cite_cache`` refuses the entries ``refuse`` picks (copies made meanwhile too)."""
-    made = Variant.__post_init__
-    swapped = []
-    frozen = gc.get_freeze_count()
-    gc.unfreeze()  # (frozen objects are not among gc.get_objects())
-    for obj in gc.get_objects():
-        if type(obj) is Variant and type(obj.cite_cache) is dict:
-            swapped.append((obj, obj.cite_cache))
-            object.__setattr__(obj, "cite_cache", Filtered(refuse, obj.cite_cache))
-    if frozen:
-        gc.freeze()
+def worked_out_each_time(*makers: Callable) -> Iterator[None]:
+    """What a variant works out once (:meth:`Variant.once`) with one of ``makers``, worked out at every call."""
+    once = Variant.once
 
-    def post_init(self: Variant) -> None:
-        made(self)
-        object.__setattr__(self, "cite_cache", Filtered(refuse, {}))
-    Variant.__post_init__ = post_init  # type: ignore[method-assign]
-    try:
+    def each_time(self: Variant, make: Callable, *args: Any) -> Any:
+        return make(self, *args) if make in makers else once(self, make, *args)
+    with attribute(Variant, "once", each_time):
         yield
-    finally:
-        Variant.__post_init__ = made  # type: ignore[method-assign]
-        for obj, cache in swapped:
-            object.__setattr__(obj, "cite_cache", cache)
-
-
-def key_is(*heads: Any) -> Callable[[Any], bool]:
-    """A ``cite_cache`` key that is one of ``heads`` or a tuple starting with one."""
-    return lambda key: key in heads or (type(key) is tuple and bool(key) and key[0] in heads)
-
-
-def _judge_record_key(key: Any) -> bool:  # Judge._record: (rule id, names, deciding, tags, players, read none)
-    return type(key) is tuple and len(key) == 6 and type(key[0]) is str and type(key[5]) is bool
-
-
-def _judge_citations_key(key: Any) -> bool:  # Judge.citations: (names, deciding, tags, players)
-    return type(key) is tuple and len(key) == 4 and type(key[0]) is tuple and type(key[2]) is frozenset
 
 
 @contextlib.contextmanager
@@ -223,93 +179,10 @@ def uncached(module: Any, *names: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def plain_constructors() -> Iterator[None]:
-    """Finding, Reading, Ruling and Message made by their dataclasses' own ``__init__``."""
-    from adjudicator.model import findings, messages  # noqa: PLC0415
-
-    def finding(rule, passed, message, parameters, citations, house_rules=(), open_on=(), missing=()):
-        return findings.Finding(rule, passed, message, parameters, citations, house_rules, open_on, missing)
-
-    def reading(values, verdict, messages_=()):
-        return findings.Reading(values, verdict, messages_)
-
-    def ruling(variant, action, verdict, findings_, interpretations, missing, not_stated, consequences, skipped,
-               two_way, variant_ref, readings=(), across=(), open_points=(), cannot_happen=()):
-        return findings.Ruling(variant, action, verdict, findings_, interpretations, missing, not_stated,
-                               consequences, skipped, two_way, readings, across, variant_ref, open_points,
-                               cannot_happen)
-
-    def message(key, args):
-        return messages.Message(key, args)
-    with everywhere(findings.finding, finding), everywhere(findings.reading, reading), \
-            everywhere(findings.ruling, ruling), everywhere(messages.message, message):
-        yield
-
-
-@contextlib.contextmanager
-def plain_situations() -> Iterator[None]:
-    """Side and Situation made as a frozen dataclass makes them: each field set by ``object.__setattr__``."""
-    from adjudicator.model import situation as model  # noqa: PLC0415
-    side_init, situation_init = model.Side.__init__, model.Situation.__init__
-    setattr_ = object.__setattr__
-
-    def side(self, score=None, melds=None, red_threes=None, opened=None, canastas=None, ranks=()):
-        if melds is None and opened is False:
-            melds = ()
-        setattr_(self, "score", score)
-        setattr_(self, "melds", melds)
-        setattr_(self, "red_threes", red_threes)
-        setattr_(self, "opened", opened)
-        setattr_(self, "canastas", canastas)
-        setattr_(self, "ranks", model.rank_facts(ranks))
-
-    def situation(self, players=None, first_round=None, stock_count=None, pile=None, team=model.EMPTY_SIDE,
-                  opponents=model.EMPTY_SIDE, hand=None, hand_count=None, has_melded=None, drew=model.NOT_GIVEN,
-                  cards_from_pile=(), partner_answer=None, base="/situation", pile_unnamed=None):
-        if not model.table_canonical(hand, pile, cards_from_pile, team.melds, opponents.melds):
-            if hand is not None:
-                hand = model.parse_all(hand, base + "/player/hand")
-            if pile is not None:
-                pile = model.parse_all(pile, base + "/discard_pile")
-            if cards_from_pile:
-                cards_from_pile = model.parse_all(cards_from_pile, base + "/turn/cards_from_pile")
-            if team.melds:
-                team = model.replace(team, melds=model.parse_melds(team.melds, base + "/team/melds"))
-            if opponents.melds:
-                opponents = model.replace(opponents, melds=model.parse_melds(opponents.melds, base + "/opponents/melds"))
-        for name, value in (("players", players), ("first_round", first_round), ("stock_count", stock_count),
-                            ("pile", pile), ("team", team), ("opponents", opponents), ("hand", hand),
-                            ("hand_count", hand_count), ("has_melded", has_melded), ("drew", drew),
-                            ("cards_from_pile", cards_from_pile), ("partner_answer", partner_answer),
-                            ("base", base), ("pile_unnamed", pile_unnamed)):
-            setattr_(self, name, value)
-    model.Side.__init__, model.Situation.__init__ = side, situation
-    try:
-        yield
-    finally:
-        model.Side.__init__, model.Situation.__init__ = side_init, situation_init
-
-
-@contextlib.contextmanager
 def no_fast_shape() -> Iterator[None]:
     from adjudicator.input import shape  # noqa: PLC0415
     kinds = shape._fast(*shape.caps(VARIANTS))
     with attribute(shape, "_fast", lambda *limits: {kind: (lambda payload: None) for kind in kinds}):
-        yield
-
-
-@contextlib.contextmanager
-def no_fits_table() -> Iterator[None]:
-    from adjudicator.options import hand  # noqa: PLC0415
-    with attribute(hand, "_FITS", ForgetfulOrdered()):
-        yield
-
-
-@contextlib.contextmanager
-def rulings_per_listing_off() -> Iterator[None]:
-    from adjudicator.options import listing  # noqa: PLC0415
-    from adjudicator.rules.engine import rule_checked  # noqa: PLC0415
-    with attribute(listing, "_ruled", lambda situation, rules, action, cache: rule_checked(situation, action, rules)):
         yield
 
 
@@ -346,12 +219,13 @@ def plain_param_reads() -> Iterator[None]:
 
 @contextlib.contextmanager
 def parts_per_request() -> Iterator[None]:
-    """The parts' rulings kept for one listing only: the variant's parts cache emptied as each listing starts."""
-    from adjudicator.options import listing, parts  # noqa: PLC0415
+    """The parts' rulings kept for one listing only: those the variant keeps forgotten as each listing starts."""
+    from adjudicator.options import listing  # noqa: PLC0415
+    from bench.options_bench import forget_parts  # noqa: PLC0415
     listed = listing.legal_moves
 
     def legal_moves(situation, rules, *args, **kwargs):
-        parts.part_cache(rules).clear()
+        forget_parts(rules)
         return listed(situation, rules, *args, **kwargs)
     with everywhere(listed, legal_moves):
         yield
@@ -372,80 +246,38 @@ class Device:
 
 def devices() -> list[Device]:
     render = _module("adjudicator.words.render")
-    serialize = _module("adjudicator.answers.serialize")
-    comparison = _module("adjudicator.compare.comparison")
+    judge = _module("adjudicator.rules.judge")
+    hand = _module("adjudicator.options.hand")
+    parts = _module("adjudicator.options.parts")
+    possible = _module("adjudicator.rules.possible")
+    variants = _module("adjudicator.variants")
     return [
-        Device("options.parts across requests",
-               "a meld part's ruling summary by (PartTable, action, doubt), per variant object, kept across requests",
+        Device("options.parts across requests", "a meld part's verdict and readings by (PartTable, action, the "
+               "real table's doubt), per variant object (Variant.once); warm repeats: the most it can win",
                ("options, 15 cards", "options"), parts_per_request),
-        Device("options.shape per variant", "Shape (wild-card ranges, opening memo) per variant object",
-               ("options, 15 cards", "options"), lambda: refused(key_is("option_shape"))),
-        Device("options.fits", "(composition values, n, w) -> passes, process-wide LRU of 4,096",
-               ("options, 15 cards", "options"), no_fits_table),
-        Device("options.readings per variant", "Readings by ids of the reading copies, per variant object",
-               ("options, 15 cards", "options"), lambda: refused(key_is("option_readings"))),
-        Device("options.rulings per listing", "a ruling by action, per listing (one request)",
-               ("options, 15 cards", "options"), rulings_per_listing_off),
-        Device("judge.citations per check", "a check's (citations, house rules, unread) by (rule, names, deciding, "
-               "tags, players, read none), and citations by (names, deciding, tags, players), per variant object",
+        Device("options.parts within a request", "the same, made again at each call (no table at all)",
+               ("options, 15 cards", "options"), lambda: worked_out_each_time(parts.part_ruling)),
+        Device("options.meld fits", "whether n naturals and w wild cards make a meld, by (n, w, wild card), per "
+               "variant object (Variant.once)", ("options, 15 cards", "options"),
+               lambda: worked_out_each_time(hand.meld_fits)),
+        Device("judge.check sources", "a check's (citations, house rules, unread) by (rule, parameters read, "
+               "deciding, case tags, players), and citations by (names, tags, players), per variant object",
                ("adjudicate", "compare", "score"),
-               lambda: refused(lambda k: _judge_record_key(k) or _judge_citations_key(k))),
-        Device("judge.interpretations", "an Interpretation by parameter, per variant object",
-               ("adjudicate", "compare", "score"), lambda: refused(key_is("interpretation"))),
-        Device("judge.cited_once", "citations by names, per variant object", ("compare", "adjudicate"),
-               lambda: refused(key_is("cited"))),
-        Device("readings.under_readings", "a copy of the variant per reading, per variant object",
-               ("adjudicate", "compare"), lambda: refused(key_is("reading"))),
-        Device("readings.tries", "Tries (each reading's copy, words, values) by points, per variant object",
-               ("adjudicate", "compare"), lambda: refused(key_is("tries"))),
-        Device("readings.reading_words", "a reading's Message by its values' reprs, per variant object",
-               ("adjudicate", "compare"), lambda: refused(key_is("reading words"))),
-        Device("readings.all three", "under_readings, tries and reading words together", ("adjudicate", "compare"),
-               lambda: refused(key_is("reading", "tries", "reading words"))),
-        Device("table.doubts by identity", "a situation's TableDoubt by id(situation), per variant object",
-               ("adjudicate", "compare", "options"), lambda: refused(key_is("table doubts"))),
-        Device("table.open_points", "the parameters that can be tried reading by reading, per variant object",
-               ("adjudicate", "compare"), lambda: refused(key_is("open points"))),
-        Device("table.most_dealt", "the deal that leaves fewest cards by player count, per variant object",
-               ("adjudicate", "compare"), lambda: refused(key_is("most_dealt"))),
-        Device("table.possible_melds", "a meld found possible -> the open points its checks read, per variant "
-               "object (cleared past 4,096)", ("adjudicate", "compare"), lambda: refused(key_is("possible_melds"))),
-        Device("compare.shown", "ParameterShown tuple by names, per variant object", ("compare",),
-               lambda: refused(key_is("shown"))),
-        Device("compare.why", "(names, variant ids) -> differing and why, process-wide (loaded variants only)",
-               ("compare",), lambda: attribute(comparison, "_WHY", Forgetful())),
-        Device("scoring.next_opening", "NextOpening by (parameter, band, players), per variant object", ("score",),
-               lambda: refused(key_is("score.next_opening"))),
-        Device("scoring.card_prices", "a card's (value, parameter) where stated, per variant object", ("score",),
-               lambda: refused(key_is("score.card_prices"))),
-        Device("constructors bypassed", "Finding/Reading/Ruling/Message made by setting slots past __init__",
-               ("adjudicate", "compare"), plain_constructors),
-        Device("situation slots set directly", "Side/Situation fields set past the frozen dataclass's setattr",
-               ("adjudicate", "options"), plain_situations),
-        Device("variant.plain_values", "the stated values by name, made at construction (Judge.param's one look-up)",
-               ("adjudicate",), plain_param_reads),
+               lambda: worked_out_each_time(judge.check_sources, judge.cited_in_case)),
+        Device("variant.under_readings", "a copy of the variant per reading of its open points (Variant.once)",
+               ("adjudicate", "compare"), lambda: worked_out_each_time(variants._read_as)),
+        Device("table.possible_meld", "a meld the variant allows -> the open points its checks read, per variant "
+               "object (Variant.once)", ("adjudicate", "compare"), lambda: worked_out_each_time(possible.possible_meld)),
+        Device("variant.plain_values", "the stated values by name, made with the variant (Judge.param's one "
+               "look-up)", ("adjudicate",), plain_param_reads),
         Device("words.said", "(language, a message's value) -> (words, read-only machine form), bounded",
-               ("adjudicate", "compare"), lambda: forgetful(render, "_SAID")),
-        Device("words.summaries", "a ruling's summary by what it says, bounded", ("adjudicate", "compare"),
-               lambda: forgetful(render, "_SUMMARIES")),
-        Device("words.kept by identity", "(id(message), language) -> words", ("compare",),
-               lambda: forgetful(render, "_KEPT")),
-        Device("words.plain", "(key, language) -> words without arguments", ("score", "adjudicate"),
-               lambda: forgetful(render, "_PLAIN")),
+               ("adjudicate", "compare", "score"), lambda: forgetful(render, "_SAID")),
         Device("words.texts", "(key, language, count) -> template", ("render", "adjudicate"),
                lambda: forgetful(render, "_TEXTS")),
         Device("words.numbers", "(value, language) -> number in words", ("render", "score"),
                lambda: forgetful(render, "_NUMBERS")),
         Device("words.lru", "_compiled templates, _formatter (lru_cache)", ("render", "adjudicate"),
                lambda: uncached(render, "_compiled", "_formatter")),
-        Device("serialize.citations by identity", "id(citation) -> JSON, id(tuple) -> JSON list",
-               ("adjudicate", "compare", "score"), lambda: forgetful(serialize, "_CITATIONS", "_CITATION_LISTS")),
-        Device("serialize.interpretations by identity", "(id(interpretation), language) -> JSON",
-               ("adjudicate", "compare"), lambda: forgetful(serialize, "_INTERPRETATIONS")),
-        Device("serialize.openings by identity", "(id(opening), language) -> JSON", ("score",),
-               lambda: forgetful(serialize, "_OPENINGS")),
-        Device("serialize.shown by identity", "id(tuple of shown parameters) -> JSON", ("compare",),
-               lambda: forgetful(serialize, "_SHOWN_LISTS")),
         Device("input.fastcheck", "a schema compiled to a plain walk; marshmallow only when it is not sure",
                ("adjudicate", "compare", "score"), no_fast_shape),
     ]
@@ -527,7 +359,7 @@ def line(name: str, workload: str, on: list[float], off: list[float], unit: str 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=7, help="alternated rounds, on and off, per workload")
+    parser.add_argument("--rounds", type=int, default=11, help="alternated rounds, on and off, per workload")
     parser.add_argument("--only", action="append", help="a device's name (repeatable)")
     parser.add_argument("--all-workloads", action="store_true", help="every workload of a device, not its own only")
     parser.add_argument("--startup", action="store_true", help="also the variants' parse cache (import app)")
