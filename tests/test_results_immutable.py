@@ -34,7 +34,7 @@ VARIANTS = load_all()
 EDITED = "edited by a caller"
 # da-ludo reads "may twos be wild?" two ways: the ruling is decided across the readings, each said in words
 ACROSS = {"variant": "da-ludo",
-          "situation": {"players": 4, "first_round": False, "discard_pile": ["5C", "9D"], "turn": {"drew": None},
+          "situation": {"players": 4, "first_round": False, "discard_pile": ["2C", "5C", "9D"], "turn": {"drew": None},
                         "team": {"score": 0, "melds": [["KH", "KS", "KD"]]}, "player": {"hand": ["9H", "9S", "4C"]}},
           "action": {"type": "take_pile", "with": ["9H", "9S"]}}
 TWO_IN_PILE = {"variant": "da-ludo",
