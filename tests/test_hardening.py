@@ -846,3 +846,111 @@ def test_the_meld_fit_cache_stays_within_its_size_under_a_stream_of_house_rules(
         rules = {"meld.min_cards": 2 + i % 3, "meld.max_wilds": i // 3}
         again = client.post("/v1/options", json={"variant": "sv-classic", "situation": situation, "house_rules": rules})
         assert again.get_json() == answers[i]
+
+
+# ==============================================================================================
+# Issue 45, the smaller findings: a chunk longer than the body limit, invalid UTF-8, Content-Language once,
+# ?words= on the options, a variants folder that cannot be loaded
+
+
+@pytest.mark.parametrize("path,size,limit", [("/v1/adjudicate", 256 * 1024 + 1, 256 * 1024),
+                                             ("/v1/adjudicate/batch", 4 * 1024 * 1024 + 1, 4 * 1024 * 1024),
+                                             ("/v1/score", 2**40, 256 * 1024)])
+def test_a_chunk_announcing_more_than_the_limit_is_refused_at_once(server, path, size, limit):
+    """The chunk's size line alone says the body is too long: a 413 at once, not a 408 after the body's 30 s deadline
+    (this client gives up after 20 s), the connection closed (where the next request would start is unknown)."""
+    head = post_head(path, "Transfer-Encoding: chunked\r\n\r\n")
+    status, headers, body = exchange(server.port, head + b"%x\r\n{" % size, timeout=20)
+    problem = assert_problem(status, headers, body, 413, "request-entity-too-large")
+    assert headers["connection"] == ["close"] and f"{limit:,}" in problem["detail"]
+    assert_no_trace(server)
+
+
+def test_a_batch_may_come_in_chunks_longer_than_a_single_body(server):
+    """A batch's limit is its own (4 MiB): one chunk longer than a single body's limit is read whole."""
+    from test_http_batch import GOOD
+
+    payload = json.dumps({"requests": [GOOD] * 700}).encode()
+    assert 256 * 1024 < len(payload) < 4 * 1024 * 1024
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(payload), payload)
+    status, _, body = exchange(server.port, post_head("/v1/adjudicate/batch", "Transfer-Encoding: chunked\r\n"
+                                                      "Connection: close\r\n\r\n") + chunked, timeout=120)
+    assert status == 200
+    assert len(json.loads(read_chunked_body(body))["results"]) == 700
+
+
+def read_chunked_body(data: bytes) -> bytes:
+    out = b""
+    while True:
+        size_line, _, data = data.partition(b"\r\n")
+        size = int(size_line, 16)
+        if size == 0:
+            return out
+        out, data = out + data[:size], data[size + 2:]
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "nb", "da"])
+def test_bytes_that_are_not_utf8_are_named_by_their_offset(client, lang):
+    body = '{"variant": "sv-classic", "situation": {"note": "bl\u00e5b\u00e6r"}}'.encode("latin-1")
+    resp = client.post(f"/v1/adjudicate?lang={lang}", data=body, content_type="application/json")
+    assert resp.status_code == 400 and resp.mimetype == PROBLEM
+    problem = resp.get_json()
+    assert problem["type"] == PROBLEM_BASE + "malformed-json"
+    assert f" {body.index(0xE5)} " in problem["detail"] and problem["errors"][0]["detail"] == problem["detail"]
+    assert problem["detail"] != words("detail.surrogate", lang)
+    # a lone surrogate escape is still worded as one: it is valid UTF-8, not a character
+    escaped = client.post(f"/v1/adjudicate?lang={lang}", data=b'{"variant": "\\ud800"}', content_type="application/json")
+    assert escaped.get_json()["detail"] == words("detail.surrogate", lang)
+
+
+@pytest.mark.parametrize("method,path,body", [
+    ("GET", "/nope", None), ("DELETE", "/v1/score", None), ("POST", "/v1/adjudicate", b"{"),
+    ("POST", "/v1/adjudicate", b'{"variant": "nope", "situation": {}, "action": {"type": "draw"}}'),
+    ("POST", "/v1/score", b" " * (256 * 1024 + 1)), ("GET", "/v1/matrix?format=xml", None),
+    ("POST", "/v1/options?words=bogus", b"{}"),
+])
+def test_every_problem_says_its_language_once(client, method, path, body):
+    resp = client.open(path, method=method, data=body, headers={"Accept-Language": "da", "Content-Type": "application/json"})
+    assert resp.status_code >= 400 and resp.mimetype == PROBLEM
+    assert resp.headers.getlist("Content-Language") == ["da"], resp.headers
+
+
+def test_the_servers_own_problems_say_their_language_once(server):
+    for raw, _, _ in (REFUSED["header field too large"], REFUSED["garbage request line"]):
+        status, headers, _ = exchange(server.port, raw)
+        assert status >= 400 and headers["content-language"] == ["en"]  # the worker's own words are English
+    status, headers, _ = exchange(server.port, post_head("/v1/score", "Transfer-Encoding: chunked\r\n"
+                                                        "Accept-Language: sv\r\n\r\n") + FRAMINGS["chunk size not hex"])
+    assert status == 400 and headers["content-language"] == ["sv"]
+
+
+def test_options_read_words_as_the_other_rulings_do(client):
+    body = {"variant": "sv-classic", "situation": {"players": 4, "discard_pile": ["9D"], "turn": {"drew": None},
+                                                   "player": {"hand": ["9H", "9S", "JK", "5C"]}}}
+    resp = client.post("/v1/options?words=bogus", json=body)
+    assert resp.status_code == 400 and resp.get_json()["parameter"] == "words"
+    assert resp.get_json()["allowed"] == ["full", "none"]
+    full = client.post("/v1/options", json=body).get_json()
+    lean = client.post("/v1/options?words=none", json=body).get_json()
+    rulings = [o["ruling"] for g in lean["groups"] for o in g["options"]]
+    assert rulings and all("summary" not in r for r in rulings)
+    assert [o["key"] for g in lean["groups"] for o in g["options"]] == \
+        [o["key"] for g in full["groups"] for o in g["options"]]
+    minimal = client.post("/v1/options", json=body, headers={"Prefer": "return=minimal"})
+    assert minimal.headers["Preference-Applied"] == "return=minimal" and minimal.get_json() == lean
+
+
+@pytest.mark.parametrize("what", ["missing", "fifo inside"])
+def test_a_variants_folder_that_cannot_be_loaded_stops_the_start_in_one_line(tmp_path, what):
+    """Not a traceback and not a hang (a FIFO named like a variant file is refused unopened): gunicorn's one line."""
+    folder = tmp_path / "rules"
+    if what == "fifo inside":
+        folder.mkdir()
+        os.mkfifo(folder / "x.yaml")
+    env = {**os.environ, "CANASTA_VARIANTS_DIR": str(folder), "PORT": str(free_port())}
+    env.pop("PYTHONPATH", None)
+    ran = subprocess.run([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:app"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert ran.returncode != 0
+    assert "Traceback" not in ran.stderr and "Error: " in ran.stderr, ran.stderr
+    assert str(folder) in ran.stderr
