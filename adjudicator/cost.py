@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import product
 from math import comb
 from typing import Any
 
@@ -369,7 +370,6 @@ def walk_units(kind: str, held: int) -> int:
 
 
 BOUND_CAP = 10**6  # more moves than any page holds (MAX_LIMIT): an upper bound is cut here, exact or not
-PROPOSALS = 8  # the search's own proposals a group may add per kind of card in hand, beyond the walk's layouts
 
 
 def _spread(count: int, places: int) -> int:
@@ -384,22 +384,29 @@ def _several(rules: Variant, house: dict) -> bool:
     return rules.value("meld.one_per_rank") is not True or bool(readings_for(rules, "meld.one_per_rank"))
 
 
-def _layouts(table: Table, several: bool, extra: str | None = None) -> int:
-    """At most how many layouts of the hand the walk finds (:func:`adjudicator.options.every.layouts`): each class
-    of cards spread over the places that take it -- an addition to the team's meld of its rank, new melds of its
-    rank (several per rank where a reading allows), a black-three meld; wild cards anywhere, a meld of wild cards
-    alone included -- or left in hand. Places are counted as the walk lists them, so the product bounds its
-    layouts, and the distinct moves among them."""
-    adds = set(table.team_ranks) | ({extra} if extra else set())
+Classes = tuple[tuple[str, bool, int], ...]  # (kind, from the pile, how many): a hand as the walk counts it
+
+
+def _layouts(classes: Classes, adds: set[str], several: bool, least: int) -> int:
+    """At most how many layouts of the hand ``classes`` the walk finds (:func:`adjudicator.options.every.layouts`):
+    each class of cards spread over the places that take it, or left in hand -- additions to the team's melds
+    (``adds``: their ranks), new melds of its rank (several per rank where a reading allows; none where the rank's
+    naturals and every wild card in hand make fewer than ``least`` cards), a black-three meld; wild cards anywhere,
+    a meld of twos or of wild cards alone included. Places are counted as the walk lists them, so the product
+    bounds its layouts, and so the distinct moves among them."""
     naturals: Counter = Counter()
-    for k, _, n in table.classes:
-        if k not in ("JK", "3R", "3B"):
+    wilds = 0
+    for k, _, n in classes:
+        if k in ("JK", "2"):
+            wilds += n
+        elif k not in ("3R", "3B"):
             naturals[k] += n
-    new = {r: (max(1, n // 2) if several else 1) if (r not in adds or several) else 0 for r, n in naturals.items()}
-    threes = any(k == "3B" for k, _, _ in table.classes)
-    places = len(adds) + sum(new.values()) + threes + 1  # + a meld of wild cards alone
+    new = {r: (max(1, n // 2) if several else 1) for r, n in naturals.items()
+           if (r not in adds or several) and n + wilds >= least}
+    places = len(adds) + sum(new.values()) + any(k == "3B" for k, _, _ in classes) \
+        + any(k == "2" for k, _, _ in classes) + (wilds >= 2)  # + a meld of twos (where natural), of wilds alone
     total = 1
-    for k, _, n in table.classes:
+    for k, _, n in classes:
         if k in ("JK", "2"):
             spots = places
         elif k == "3B":
@@ -409,6 +416,36 @@ def _layouts(table: Table, several: bool, extra: str | None = None) -> int:
         else:
             spots = (k in adds) + new.get(k, 0)
         total = min(total * _spread(n, spots), BOUND_CAP)
+    return total
+
+
+def _takes(table: Table, several: bool, least: int) -> int:
+    """At most how many ways of taking the pile there are: each choice of the hand's cards shown with a natural top
+    card -- naturals of its rank and wild cards, enough to make a meld with it, or none onto the team's meld of its
+    rank -- bare, or with a layout of the rest of the hand (:func:`_layouts`, the taken meld among the additions).
+    With another top card (a wild card, a three, none said), every choice of one rank's naturals and wild cards."""
+    top, adds = table.top, set(table.team_ranks)
+    if top in (None, "JK", "2", "3R", "3B"):
+        shown = sum(n + 1 for k, _, n in table.classes if k not in ("JK", "2", "3R", "3B")) + 1
+        for k, _, n in table.classes:
+            if k in ("JK", "2"):
+                shown *= n + 1
+        return min(shown * (1 + _layouts(table.classes, adds | {top} if top else adds, several, least)), BOUND_CAP)
+    kinds = [(k, p) for k, p, _ in table.classes]
+    counts = [n for _, _, n in table.classes]
+    naturals = [i for i, (k, _) in enumerate(kinds) if k == top]
+    wild = [i for i, (k, _) in enumerate(kinds) if k in ("JK", "2")]
+    total = 0
+    for used in product(*(range(counts[i] + 1) for i in naturals + wild)):
+        if top not in adds and sum(used) + 1 < least:
+            continue  # too few cards to make a meld with the top card
+        left = list(counts)
+        for i, n in zip(naturals + wild, used):
+            left[i] -= n
+        rest = tuple((k, p, n) for (k, p), n in zip(kinds, left) if n)
+        total += 1 + _layouts(rest, adds | {top}, several, least)
+        if total >= BOUND_CAP:
+            return BOUND_CAP
     return total
 
 
@@ -467,39 +504,17 @@ def _can_have_canasta(table: Table, rules: Variant, house: dict, naturals: Count
                                 for r in set(naturals) | set(held))
 
 
-def _can_take(table: Table, rules: Variant, house: dict) -> bool:
-    """Whether the pile's top card could be laid with the hand's cards, by counting alone: a natural top card goes
-    onto the team's meld of its rank, or into a new meld with the hand's naturals of its rank and wild cards up to
-    the fewest cards a meld may hold. A necessary condition (a top card of another kind: not judged here)."""
-    top = table.top
-    if top is None or top in ("JK", "2", "3R", "3B") or top in table.team_ranks:
-        return True
-    cards = 1 + sum(n for k, _, n in table.classes if k in (top, "JK", "2"))
-    return cards >= _smallest_meld(rules, house)
-
-
 def group_bounds(table: Table, rules: Variant, house: dict) -> dict[str, int]:
-    """At most how many options each group can hold, before any search: the draw one, the discards one per kind
-    of card in hand, the walked groups the layouts of the hand (for taking the pile: each choice of cards shown with
-    the top card, bare or with a layout of the rest, none where the top card cannot be laid, :func:`_can_take`;
-    going out: none where the hand cannot be laid down, :func:`_can_go_out`) and the search's own proposals. Never below the real count (``tests/test_budgets.py``
-    holds it so over every variant, phase and house rule)."""
-    several = _several(rules, house)
-    proposals = PROPOSALS * (len(table.classes) + 1)
-    layouts = _layouts(table, several)
-    wilds = 1
-    for k, _, n in table.classes:
-        if k in ("JK", "2"):
-            wilds *= n + 1
-    if table.top in (None, "JK", "2"):  # a wild card on top (or none said): naturals of any one rank with it
-        shown = sum(n + 1 for k, _, n in table.classes if k not in ("JK", "2", "3R", "3B")) + 1
-    else:
-        shown = sum(n for k, _, n in table.classes if k == table.top) + 1
-    takes = min(shown * wilds * (1 + _layouts(table, several, table.top)), BOUND_CAP) if _can_take(table, rules, house) \
-        else 0
-    going_out = layouts + proposals if _can_go_out(table, rules, house) else 0
-    return {"draw": 1, "discard": table.kinds, "take_pile": takes + proposals, "meld": layouts + proposals,
-            "go_out": going_out}
+    """At most how many options each group can hold, before any search: the draw one, the discards one per class of
+    card in hand, the melds the layouts of the hand (:func:`_layouts`), taking the pile each choice of cards shown
+    with its top card, bare or with a layout of the rest (:func:`_takes`), going out the layouts but none where the
+    hand cannot be laid down (:func:`_can_go_out`). Every move of a group, the search's own proposals among them, is
+    one of those, so the real count is never above (``tests/test_budgets.py`` holds it so over every variant,
+    phase and house rule)."""
+    several, least = _several(rules, house), _smallest_meld(rules, house)
+    layouts = _layouts(table.classes, set(table.team_ranks), several, least)
+    return {"draw": 1, "discard": table.kinds, "take_pile": _takes(table, several, least), "meld": layouts,
+            "go_out": layouts if _can_go_out(table, rules, house) else 0}
 
 
 def _shown(table: Table, page: Page) -> list[str]:
