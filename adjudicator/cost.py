@@ -16,15 +16,18 @@ calibrated on, 5-10 µs typically), from what drives the engine's work:
   afresh, and each item of their lists (opening bands) is shown wherever the rule is used;
 * for the options: the **groups** walked (each walk is bounded by the engine itself,
   :data:`~adjudicator.options.complete.MAX_WORK`) and the **page** of options made in full, each
-  with its ruling; for a comparison, all that per **variant**, and the moves of the pages ruled
-  under each variant; for a replay, each **move**; for a score, each **round**.
+  with its ruling -- at most as many a group as the hand's cards can make (:func:`group_bounds`,
+  counted from the cards alone) and as the page asks; for a comparison, all that per **variant**,
+  and the moves of the pages ruled under each variant; for a replay, each **move**; for a score,
+  each **round**.
 
 The units are calibrated against measured CPU (``bench/budget_bench.py --calibrate``: the ratio of
 CPU seconds to units over a corpus of light to the heaviest valid requests of every kind; BENCHMARKS.md
 has the figures). A caller compares an estimate with its budget -- the web layer refuses a request
-over it with a 413 that says what to send instead (``web_api/budgets.py``) -- before any work is done;
-for the options, the page's share is counted again from the real group sizes once the walk (itself
-estimated and bounded) has found them, before any option is made (:func:`page_cost`).
+over it with a 413 that says what to send instead (``web_api/budgets.py``) -- before any work is done,
+before any search even for the options: a refusal costs next to nothing (issue 45). Once walked, a
+page's cost from its groups' real sizes (:func:`page_cost`) is never above its price
+(:func:`pages_priced`); the service checks it before any option is made.
 
 Everything here reads the request as sent (plain JSON values): a misshapen member costs nothing,
 since the parser refuses it before any work.
@@ -379,9 +382,11 @@ def _spread(count: int, places: int) -> int:
 
 def _several(rules: Variant, house: dict) -> bool:
     """Whether a team may hold two melds of a rank under some reading (the walk then tries several per rank)."""
-    if "meld.one_per_rank" in house:
-        return house["meld.one_per_rank"] is not True
-    return rules.value("meld.one_per_rank") is not True or bool(readings_for(rules, "meld.one_per_rank"))
+    name = "meld.one_per_rank"
+    if name in house:
+        return house[name] is not True
+    entry = rules.params[name]  # as the walk reads it: settled True by the text, and no reading otherwise
+    return not (entry.settled and entry.value is True) or bool(readings_for(rules, name))
 
 
 Classes = tuple[tuple[str, bool, int], ...]  # (kind, from the pile, how many): a hand as the walk counts it
@@ -527,38 +532,60 @@ def _page_size(bound: int, page: Page) -> int:
     return left if page.limit is None else min(left, page.limit)
 
 
-def _walks(table: Table, page: Page) -> int:
-    """The walks of the groups the page shows (each at most to the engine's bound), whatever the variant."""
-    return sum(walk_units(kind, table.held) for kind in _shown(table, page))  # with and without house rules: alike
+class OptionsPrice:
+    """The price of listing the options of one table under the variants ``ids`` (a comparison of options: each
+    page's moves also ruled under the others, :func:`_compared`), for any page: the table is read and each
+    variant's bounds worked out once (:func:`group_bounds`), so a page priced again -- the largest ``limit`` that
+    fits, found by halving -- costs a few additions."""
+
+    __slots__ = ("table", "body", "walked", "per_variant", "compared")
+
+    def __init__(self, body: dict, variants: dict[str, Variant], ids: list[str]):
+        self.body, self.table = body, read_table(body)
+        house = _dict(body.get("house_rules"))
+        self.walked = len(ids)  # each variant walks its groups
+        self.compared = _compared(len(ids))
+        self.per_variant = [(group_bounds(self.table, variants[vid], house),
+                             option_units(self.table.held, self.table.melded,
+                                          _ruling_runs(body, variants[vid], self.table))) for vid in ids]
+
+    def walks(self, page: Page) -> int:
+        """The walks of the groups the page shows (each at most to the engine's bound), under every variant."""
+        return self.walked * sum(walk_units(kind, self.table.held) for kind in _shown(self.table, page))
+
+    def pages(self, page: Page) -> int:
+        """Each variant's page before its walk: each group shown at most as many options as it can hold and as the
+        page asks, each made in full: what :func:`page_cost` may reach once walked."""
+        shown = _shown(self.table, page)
+        total = 0
+        for bounds, per_option in self.per_variant:
+            options = sum(_page_size(bounds[kind], page) for kind in shown)
+            total += _with_house_rules(options * per_option, self.body) * self.compared
+        return total
+
+    def __call__(self, page: Page) -> int:
+        return BASE_UNITS + self.walks(page) + self.pages(page)
 
 
-def _page_under(body: dict, rules: Variant, table: Table, page: Page, compared: int = 1) -> int:
-    """One variant's page of the options of ``table`` before the walk: each group shown at most as many options as
-    it can hold (:func:`group_bounds`) and as the page asks, each made in full (under ``compared`` variants at most:
-    :func:`_compared`)."""
-    bounds = group_bounds(table, rules, _dict(body.get("house_rules")))
-    options = sum(_page_size(bounds[kind], page) for kind in _shown(table, page))
-    per_option = option_units(table.held, table.melded, _ruling_runs(body, rules, table))
-    return _with_house_rules(options * per_option, body) * compared
-
-
-def options_cost(body: Any, variants: dict[str, Variant], page: Page, rules: Variant | None = None) -> int:
-    """Estimated cost of listing the options of a situation, before any work: each group the page shows walked
-    (at most to the engine's bound) and its page made (at most as many options as the group can hold)."""
-    if not isinstance(body, dict):
-        return BASE_UNITS
-    rules = rules or _variant_of(body, variants)
+def options_price(body: Any, variants: dict[str, Variant]) -> Callable[[Page], int]:
+    """The price of an options request (``/v1/options``) for any page, before any search: each group the page
+    shows walked (at most to the engine's bound) and its page made (at most as many options as the group can
+    hold). A request that names no loaded variant costs the base (it is refused before any work)."""
+    rules = _variant_of(body, variants) if isinstance(body, dict) else None
     if rules is None:
-        return BASE_UNITS
-    table = read_table(body)
-    return BASE_UNITS + _walks(table, page) + _page_under(body, rules, table, page)
+        return lambda page: BASE_UNITS
+    return OptionsPrice(body, variants, [body["variant"]])
+
+
+def options_cost(body: Any, variants: dict[str, Variant], page: Page) -> int:
+    """Estimated cost of listing the options of a situation, before any work (:func:`options_price`)."""
+    return options_price(body, variants)(page)
 
 
 def pages_priced(body: Any, variants: dict[str, Variant], page: Page, ids: list[str]) -> int:
     """The share of the pages of options of the variants ``ids`` in the price of an options request or a
-    comparison of options (:func:`options_cost`, :func:`compare_cost`): what :func:`page_cost` may reach."""
-    table = read_table(body)
-    return sum(_page_under(_dict(body), variants[vid], table, page, _compared(len(ids))) for vid in ids)
+    comparison of options (:func:`options_price`, :func:`compare_price`): what :func:`page_cost` may reach."""
+    return OptionsPrice(_dict(body), variants, ids).pages(page)
 
 
 def page_cost(body: Any, variants: dict[str, Variant], listed: list, page: Page) -> int:
@@ -606,21 +633,27 @@ def compare_ids(body: dict, variants: dict[str, Variant]) -> list[str]:
     return [v for v in _list(named) if isinstance(v, str) and v in variants]
 
 
-def compare_cost(body: Any, variants: dict[str, Variant], page: Page) -> int:
-    """Estimated cost of a ``/v1/compare`` request before any work, its body read once: each variant's ruling,
-    score, or walks and pages of options (:func:`options_cost`)."""
+def compare_price(body: Any, variants: dict[str, Variant]) -> Callable[[Page], int]:
+    """The price of a ``/v1/compare`` request for any page, before any work, its body read once: each variant's
+    ruling or score, or walks and pages of options (:class:`OptionsPrice`; a comparison of rulings or scores
+    costs the same whatever the page)."""
     if not isinstance(body, dict):
-        return BASE_UNITS
+        return lambda page: BASE_UNITS
     ids = compare_ids(body, variants)
     kind = compare_kind(body)
+    if kind == "options":
+        return OptionsPrice(body, variants, ids)
     if kind == "score":
-        return BASE_UNITS + len(ids) * COMPARED_SCORE * score_cost(body, variants)
-    if kind == "ruling":
+        units = BASE_UNITS + len(ids) * COMPARED_SCORE * score_cost(body, variants)
+    else:
         facts = _ruling_facts(body)
-        return BASE_UNITS + sum(COMPARED_RULING * _ruling_under(body, variants[vid], facts) for vid in ids)
-    table = read_table(body)
-    return BASE_UNITS + len(ids) * _walks(table, page) + sum(
-        _page_under(body, variants[vid], table, page, _compared(len(ids))) for vid in ids)
+        units = BASE_UNITS + sum(COMPARED_RULING * _ruling_under(body, variants[vid], facts) for vid in ids)
+    return lambda page: units
+
+
+def compare_cost(body: Any, variants: dict[str, Variant], page: Page) -> int:
+    """Estimated cost of a ``/v1/compare`` request before any work (:func:`compare_price`)."""
+    return compare_price(body, variants)(page)
 
 
 def _compared(count: int) -> int:

@@ -60,9 +60,10 @@ def compare():
     page = query_page()
     variants = loaded_variants()
     body = json_body()
-    units = cost.compare_cost(body, variants, page)  # before any work, the body read once (issues 44, 45)
+    price = cost.compare_price(body, variants)  # before any work, the body read once (issues 44, 45)
+    units = price(page)
     if budgets.over(units):
-        raise OverBudget("compare", units, budgets.budget(), **_smaller(body, variants, page))
+        raise OverBudget("compare", units, budgets.budget(), **_smaller(body, variants, price, page))
     admission.enter(units)
     made = {"pages": 0}
 
@@ -77,14 +78,14 @@ def compare():
     return streaming.respond(got.document, made["pages"] > STREAM_UNITS, current_app.logger)
 
 
-def _smaller(body, variants, page: Page) -> dict:
+def _smaller(body, variants, price, page: Page) -> dict:
     """What a comparison over budget may send instead: for options, a smaller page of every variant named; else
     fewer variants; else, for options, one group at a time."""
     if not isinstance(body, dict):
         return {}
     options = cost.compare_kind(body) == "options"
     if options:
-        hint = budgets.smaller_page(lambda smaller: cost.compare_cost(body, variants, smaller), page)
+        hint = budgets.smaller_page(price, page)
         if "limit" in hint:
             return hint
     named = len(cost.compare_ids(body, variants))

@@ -35,10 +35,10 @@ def options():
     page = query_page()
     variants = loaded_variants()
     body = json_body()
-    units = cost.options_cost(body, variants, page)  # before any search: the walks and the page at most (issue 45)
+    price = cost.options_price(body, variants)  # before any search: the walks, and the page at most (issue 45)
+    units = price(page)
     if budgets.over(units):
-        raise OverBudget("options", units, budgets.budget(), **budgets.smaller_page(
-            lambda smaller: cost.options_cost(body, variants, smaller), page))
+        raise OverBudget("options", units, budgets.budget(), **budgets.smaller_page(price, page))
     admission.enter(units)
     made = {"page": 0}
 
