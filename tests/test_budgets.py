@@ -551,3 +551,15 @@ def test_a_comparison_reads_its_request_once(monkeypatch, variants):
     cost.compare_cost({"situation": table(HAND_15)}, variants, Page())
     cost.compare_cost({k: v for k, v in GOOD.items() if k != "variant"}, variants, Page())
     assert calls == {"table": 1, "facts": 1}
+
+
+def test_a_page_longer_than_its_price_is_said_in_the_log_and_the_budget_still_holds(monkeypatch, caplog):
+    """Were the bound on a group ever below its real count, the service would say so (an error in its log) and
+    still refuse what is over the budget, before any option is made."""
+    from adjudicator.options.paging import GROUP_KINDS
+
+    monkeypatch.setattr(cost, "group_bounds", lambda *args: {kind: 0 for kind in GROUP_KINDS})  # a wrong bound
+    body = {"variant": "sv-classic", "situation": table(HAND_15, drew="stock")}
+    walks = cost.options_cost(body, VARIANTS, Page())  # the walks alone, priced as if no group held an option
+    problem = over_budget(small_budget(walks).post("/v1/options", json=body))
+    assert problem["cost"] > walks and "the cost model priced the page of options" in caplog.text

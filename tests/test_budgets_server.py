@@ -6,6 +6,7 @@ asserts on behaviour -- which worker answers, what status a probe gets -- never 
 
 from __future__ import annotations
 
+import select
 import socket
 import time
 
@@ -83,7 +84,9 @@ class _Full:
 
     Such a connection is held until the body's deadline (``timeout``, 30 s), not the head's (``keepalive``, 5 s):
     on a loaded machine the test's own steps may take longer than 5 s, and a client cut off meanwhile would leave a
-    slot free that the test counts as taken. Each is known to be held once the app waits for its body."""
+    slot free that the test counts as taken. The server takes the connections as it gets to them, and frees an
+    earlier test's as it sees them close: so each of these is checked to be held (not answered), and the cap to
+    be full (a request that is not a liveness probe is refused), before the test goes on."""
 
     HEAD = (b"POST /v1/adjudicate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
             b"Content-Length: 100000\r\n\r\n")
@@ -92,28 +95,36 @@ class _Full:
         self.port, self.count, self.socks = port, count, []
 
     def __enter__(self):
-        for _ in range(self.count):
-            sock = socket.create_connection(("127.0.0.1", self.port), timeout=60)
-            sock.sendall(self.HEAD + b"{")  # the body's first byte, and then nothing
-            self.socks.append(sock)
-        # the server takes them as it gets to them (and frees the slots of an earlier test's as it sees them close):
-        # the cap is full once a request that is not a probe is refused
         deadline = time.monotonic() + 60
-        while (answer := exchange(self.port, b"GET /v1/variants HTTP/1.1\r\nHost: t\r\n\r\n"))[0] != 503 \
-                and time.monotonic() < deadline:
-            time.sleep(0.2)
-        self.refused = answer
-        return self
+        while True:
+            for sock in [s for s in self.socks if _answered(s)]:  # refused over the cap: not one of ours
+                sock.close()
+                self.socks.remove(sock)
+            while len(self.socks) < self.count:
+                sock = socket.create_connection(("127.0.0.1", self.port), timeout=60)
+                sock.sendall(self.HEAD + b"{")  # the body's first byte, and then nothing
+                self.socks.append(sock)
+            time.sleep(0.3)
+            if not any(_answered(s) for s in self.socks):
+                self.refused = exchange(self.port, b"GET /v1/variants HTTP/1.1\r\nHost: t\r\n\r\n")
+                if self.refused[0] == 503 and not any(_answered(s) for s in self.socks):
+                    return self
+            assert time.monotonic() < deadline, "the cap could not be filled"
 
     def __exit__(self, *exc):
         for sock in self.socks:
             sock.close()
 
 
+def _answered(sock: socket.socket) -> bool:
+    """Whether the server has written to (or closed) a connection."""
+    return bool(select.select([sock], [], [], 0)[0])
+
+
 def test_connections_over_the_cap_get_a_503_at_once(capped):
-    # the cap (--worker-connections 8): one more than the cap, as a connection that was just answered may still count
-    # for a moment (it waits for its turn to end). Not /healthz: a liveness probe is answered over the cap (below).
-    with _Full(capped.port, 9) as full:
+    # the cap (--worker-connections 8) held by slow clients: one more is refused at once. Not /healthz: a liveness
+    # probe is answered over the cap (below).
+    with _Full(capped.port, 8) as full:
         status, headers, body = full.refused
         problem = assert_problem(status, headers, body, 503, "service-unavailable")
         assert headers["retry-after"] == ["1"] and headers["connection"] == ["close"]
@@ -126,7 +137,7 @@ def test_connections_over_the_cap_get_a_503_at_once(capped):
 
 
 def test_a_liveness_probe_is_answered_while_slow_clients_fill_the_cap(capped):
-    with _Full(capped.port, 9):
+    with _Full(capped.port, 8):
         for _ in range(5):
             status, headers, body = exchange(capped.port, b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
             assert status == 200 and b'"status":"ok"' in body
@@ -140,7 +151,7 @@ def test_a_liveness_probe_is_answered_while_slow_clients_fill_the_cap(capped):
 
 
 def test_a_slow_client_over_the_cap_cannot_pass_for_a_probe(capped):
-    with _Full(capped.port, 9):
+    with _Full(capped.port, 8):
         with socket.create_connection(("127.0.0.1", capped.port), timeout=10) as sock:
             sock.sendall(b"GET /heal")  # a probe's start, and then nothing: refused after the peek's wait
             data = b""

@@ -29,7 +29,8 @@ the process) with these additions:
 * **A deadline for writing the answer.** Each piece of an answer (:data:`WRITE_PIECE` bytes)
   must be taken by the client within :data:`ANSWER_WRITE_TIMEOUT` seconds: a client that stops
   reading is dropped once the socket buffers are full and that time has passed, and the
-  greenlet, its answer and (for a streamed batch) its remaining work go with it.
+  greenlet, its answer and (for a streamed batch) its remaining work go with it. Between two
+  pieces the worker's other connections take a turn.
 * **A cap on connections.** A worker serves at most ``worker_connections`` connections at once
   (gunicorn.conf.py); one more gets a 503 problem with ``Retry-After`` and is closed, instead
   of waiting unseen in the listen backlog while slow clients hold every slot. :data:`SPARE_SLOTS`
@@ -237,6 +238,10 @@ class _WriteDeadline:
         self._sock.settimeout(ANSWER_WRITE_TIMEOUT)
         try:
             for start in range(0, len(view), WRITE_PIECE):
+                if start:
+                    # a client that reads fast never makes a send wait, so a long answer would be written without a
+                    # turn of the event loop: the worker's other connections (its /healthz) go between pieces
+                    gevent.sleep(0)
                 self._sock.sendall(view[start:start + WRITE_PIECE], flags)
         except TimeoutError:
             self.timed_out = True
