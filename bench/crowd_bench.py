@@ -204,7 +204,7 @@ def report(rows: list[dict], against: Path, write: bool, refused: dict | None = 
              f"- Machine: {machine()}; the clients run on the same machine; load average at the end {load} (shared "
              "with other work: times vary from run to run)",
              "- Each burst: N heavy requests at once, each on its own connection; meanwhile `GET /healthz` and a "
-             "ruling (`POST /v1/adjudicate`) each asked 0.1 s after the last answer, on a fresh connection",
+             "ruling (`POST /v1/adjudicate`) each asked with `curl` 0.1 s after the last answer, on a fresh connection",
              "",
              "| burst | | heavy answers | last heavy answer | `/healthz`: asked, median, **worst** | "
              "ruling: asked, median, worst | load (1 min) |",

@@ -78,7 +78,7 @@ def start_server(log: Path, *extra: str, env: dict | None = None) -> Server:
         proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "-b", f"127.0.0.1:{port}",
                                  *extra, "app:app"], cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT)
     server = Server(port, log, proc)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a loaded machine starts it slowly: a bound on a failed start, not a speed
     while True:
         try:
             status, _, _ = exchange(port, b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", timeout=2)
