@@ -7,7 +7,8 @@ Environment:
   CANASTA_WORKER_MAX_RSS   MiB of resident memory past which a worker is replaced after its
                    request (read by web_api/workers.py); default 128, 0 never
 (The app itself reads CORS_ALLOWED_ORIGINS, CANASTA_MAX_CONTENT_LENGTH, CANASTA_REQUEST_BUDGET,
-the batch settings and CANASTA_VARIANTS_DIR: see web_api/__init__.py.)
+the batch settings, CANASTA_HEAVY_SLOTS/_QUEUE/_WAIT and CANASTA_VARIANTS_DIR: see web_api/__init__.py;
+what a client sees when the service is busy: docs/running.md.)
 """
 
 import os
@@ -44,6 +45,10 @@ bind = f"0.0.0.0:{int(os.environ.get('PORT') or 8000)}"
 # * gevent patches the standard library in each worker after the fork (gunicorn does it); the app
 #   is loaded before, in the master (preload_app): it opens no sockets and starts no threads, and its
 #   one lock (web_api/compression.py) is never held across I/O.
+# * A crowd of long requests. Each worker takes two long requests (options, comparisons, replays,
+#   batches) at a time, a few more wait their turn for up to 10 s, the rest get a 503 with Retry-After
+#   (web_api/admission.py): forty long requests at once had held /healthz for up to 18 s, each taking
+#   20 ms turns among all the others (issue 45; BENCHMARKS.md, "A crowd of heavy requests").
 # Scale out with more replicas, not more workers per replica. A buffering proxy in front is still
 # welcome (TLS, many thousands of idle connections), but no longer needed to survive slow clients.
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2)

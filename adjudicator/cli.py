@@ -22,12 +22,20 @@ The exit status says what the answer is, for scripts:
   ``first_illegal`` is not null;
 * 2 -- bad input: the file cannot be read, is not JSON, or the engine refuses it; the problem
   document (RFC 9457, as the service answers it) is printed instead. A batch with a refused item
-  counts as bad input too. Usage errors are 2 as well.
+  counts as bad input too. Usage errors are 2 as well, a folder of variant files that cannot be
+  loaded among them (``--variants``, ``CANASTA_VARIANTS_DIR``): one line on standard error.
+
+Input is read within the service's bounds (:mod:`adjudicator.answers.limits`): at most 256 KiB of a
+file or of standard input (a batch: 4 MiB), a larger one is refused unread as the service refuses it
+(413 ``request-entity-too-large``); only a regular file is opened, and without waiting -- a folder,
+a pipe or a device (``/dev/zero``) is refused at once (400 ``malformed-request``); to pipe a body in,
+give ``-``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
@@ -37,14 +45,22 @@ LANGUAGES = ("en", "sv", "nb", "da")
 ANSWERED, ILLEGAL, BAD_INPUT = 0, 1, 2
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors are one line on standard error (exit 2), not the usage again."""
+
+    def error(self, message: str):
+        self.exit(BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    made = argparse.ArgumentParser(
+    made = _Parser(
         prog="canasta-referee", description="Rule, score, replay, list and compare Canasta plays from JSON files, "
         "answering exactly as the Canasta Referee service does.",
         epilog="Exit status: 0 answered, 1 an illegal move (a ruling, a batch's ruling or a replay's "
                "first_illegal), 2 bad input (the problem is printed).")
     made.add_argument("command", choices=tuple(COMMANDS), help="what to do with the file")
-    made.add_argument("file", help="a JSON file with the body the service's endpoint takes; - for standard input")
+    made.add_argument("file", help="a JSON file with the body the service's endpoint takes, read up to the service's "
+                      "limit (256 KiB; a batch 4 MiB); - for standard input")
     made.add_argument("--lang", choices=LANGUAGES, help="the language of the answer's words (default: the body's "
                       "lang, else en); quotes stay in their document's language")
     made.add_argument("--words", choices=("full", "none"), default="full",
@@ -77,29 +93,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .link import main as link_main
         return link_main((sys.argv[1:] if argv is None else list(argv))[1:])
     args = parser().parse_args(argv)
-    from .answers.use_cases import answer, decode, MalformedJson, problem  # here: --help needs no engine
+    from .answers.limits import BATCH_BODY_BYTES, BODY_BYTES  # here: --help needs no engine
+    from .answers.use_cases import MalformedJson, answer, decode, problem
     from .model.messages import msg
-    from .variants import load_all
+    from .variants import FileRefused, VariantError, load_all
 
-    lang = args.lang
     try:
-        raw = sys.stdin.buffer.read() if args.file == "-" else _read(args.file)
+        variants = load_all(args.variants)
+    except VariantError as error:  # a usage error: one line, exit 2
+        parser().error(f"--variants {args.variants}: {error}" if args.variants else str(error))
+    lang = args.lang
+    kind = COMMANDS[args.command]
+    try:  # as much as the service takes of a batch where the command takes one, of a single body otherwise
+        raw = _read(args.file, BATCH_BODY_BYTES if kind in BATCHES else BODY_BYTES)
+    except FileRefused as error:
+        said = problem(413, "request-entity-too-large", msg("detail.too_large", limit=error.limit), lang or "en",
+                       pointer=None) if error.limit is not None else \
+            problem(400, "malformed-request", msg("detail.not_a_file"), lang or "en")
+        return _print(said.document, args.indent, BAD_INPUT)
     except OSError as error:
         said = problem(400, "malformed-request", msg("detail.body_unreadable", reason=error.strerror or str(error)),
                        lang or "en")
         return _print(said.document, args.indent, BAD_INPUT)
     try:
-        body = decode(raw)
+        body, malformed = decode(raw), None
     except MalformedJson as error:
-        return _print(problem(400, "malformed-json", error.message, lang or "en", error.pointer).document,
+        body, malformed = None, error
+    batch = kind in BATCHES and isinstance(body, dict) and "requests" in body
+    if len(raw) > BODY_BYTES and not batch:  # more than the single endpoint takes: refused as the service does
+        return _print(problem(413, "request-entity-too-large", msg("detail.too_large", limit=BODY_BYTES),
+                              lang or "en", pointer=None).document, args.indent, BAD_INPUT)
+    if malformed is not None:
+        return _print(problem(400, "malformed-json", malformed.message, lang or "en", malformed.pointer).document,
                       args.indent, BAD_INPUT)
     if lang is None:
         asked = body.get("lang") if isinstance(body, dict) else None
         lang = asked if asked in LANGUAGES else "en"
-    kind = COMMANDS[args.command]
-    if isinstance(body, dict) and "requests" in body and kind in BATCHES:
+    if batch:
         kind = BATCHES[kind]
-    said = answer(kind, body, lang, variants=load_all(args.variants), words=args.words == "full", limit=args.limit,
+    said = answer(kind, body, lang, variants=variants, words=args.words == "full", limit=args.limit,
                   offset=args.offset, group=args.group, citations=args.citations)
     return _print(said.document, args.indent, status(kind, said.status, said.document))
 
@@ -120,9 +152,17 @@ def status(kind: str, http_status: int, document: dict) -> int:
     return ANSWERED
 
 
-def _read(name: str) -> bytes:
-    with open(name, "rb") as f:
-        return f.read()
+def _read(name: str, limit: int) -> bytes:
+    """At most ``limit`` bytes of standard input (``-``) or of the regular file ``name`` (refused unread where it
+    is not one, or is longer: :func:`adjudicator.variants.read_regular`)."""
+    from .variants import FileRefused, read_regular
+
+    if name != "-":
+        return read_regular(name, limit)
+    raw = sys.stdin.buffer.read(limit + 1)
+    if len(raw) > limit:
+        raise FileRefused(f"standard input holds more than the {limit:,} bytes read", limit)
+    return raw
 
 
 def _print(document: dict, indent: int | None, code: int) -> int:
@@ -134,5 +174,13 @@ def _print(document: dict, indent: int | None, code: int) -> int:
 
 
 def run() -> None:
-    """The console script's entry point."""
-    sys.exit(main())
+    """The console script's entry point: the exit status of :func:`main`; stopped with Ctrl-C, or by a reader that
+    closed its end of the pipe (``| head``), it ends quietly with the shell's status for that."""
+    try:
+        code = main()
+    except KeyboardInterrupt:
+        code = 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
+        code = 141
+    sys.exit(code)

@@ -16,15 +16,18 @@ calibrated on, 5-10 µs typically), from what drives the engine's work:
   afresh, and each item of their lists (opening bands) is shown wherever the rule is used;
 * for the options: the **groups** walked (each walk is bounded by the engine itself,
   :data:`~adjudicator.options.complete.MAX_WORK`) and the **page** of options made in full, each
-  with its ruling; for a comparison, all that per **variant**, and the moves of the pages ruled
-  under each variant; for a replay, each **move**; for a score, each **round**.
+  with its ruling -- at most as many a group as the hand's cards can make (:func:`group_bounds`,
+  counted from the cards alone) and as the page asks; for a comparison, all that per **variant**,
+  and the moves of the pages ruled under each variant; for a replay, each **move**; for a score,
+  each **round**.
 
 The units are calibrated against measured CPU (``bench/budget_bench.py --calibrate``: the ratio of
 CPU seconds to units over a corpus of light to the heaviest valid requests of every kind; BENCHMARKS.md
 has the figures). A caller compares an estimate with its budget -- the web layer refuses a request
-over it with a 413 that says what to send instead (``web_api/budgets.py``) -- before any work is done;
-for the options, the page's share is counted again from the real group sizes once the walk (itself
-estimated and bounded) has found them, before any option is made (:func:`page_cost`).
+over it with a 413 that says what to send instead (``web_api/budgets.py``) -- before any work is done,
+before any search even for the options: a refusal costs next to nothing (issue 45). Once walked, a
+page's cost from its groups' real sizes (:func:`page_cost`) is never above its price
+(:func:`pages_priced`); the service checks it before any option is made.
 
 Everything here reads the request as sent (plain JSON values): a misshapen member costs nothing,
 since the parser refuses it before any work.
@@ -32,12 +35,16 @@ since the parser refuses it before any work.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import product
+from math import comb
 from typing import Any
 
 from .input.house_rules import MAX_BANDS
 from .model.parameters import BY_NAME
-from .options.paging import Page
+from .options.paging import MAX_LIMIT, Page
 from .rules.readings import MAX_POINTS
 from .rules.readings import readings_for
 from .variants import Variant
@@ -203,6 +210,34 @@ def _variant_of(body: dict, variants: dict[str, Variant]) -> Variant | None:
 # Rulings and scores (/v1/adjudicate, /v1/score, the batches' items)
 
 
+@dataclass(frozen=True)
+class _RulingFacts:
+    """What a ruling's cost hangs on whatever the variant, read from the body once: ``(cards laid in melds,
+    cards held, whether the team has opened, whether a two is in play)``."""
+
+    melded: int
+    held: int
+    opened: bool
+    twos: bool
+
+
+def _ruling_facts(item: dict) -> _RulingFacts:
+    situation, action = _dict(item.get("situation")), _dict(item.get("action"))
+    team, player = _dict(situation.get("team")), _dict(situation.get("player"))
+    melded = _cards(team.get("melds")) + _cards(_dict(situation.get("opponents")).get("melds")) \
+        + _cards(action.get("melds")) + _cards(action.get("add"))
+    return _RulingFacts(melded, _cards(player.get("hand")), bool(team.get("melds") or player.get("has_melded")),
+                        _has_two(player.get("hand"), action.get("melds"), action.get("add")))
+
+
+def _ruling_under(item: dict, rules: Variant, facts: _RulingFacts) -> int:
+    """A ruling's cost under ``rules``: its runs (one per reading of the open points it can reach) of its checks."""
+    twos = facts.twos and "wild.twos" in _open_names(rules)
+    points = _open_points(rules, item, _dict(item.get("situation")), twos, facts.opened)
+    units = runs(points) * (BASE_UNITS + facts.melded // CARDS_PER_UNIT + facts.held // HAND_CARDS_PER_UNIT)
+    return _with_house_rules(units, item)
+
+
 def ruling_cost(item: Any, variants: dict[str, Variant], rules: Variant | None = None) -> int:
     """Estimated cost of one ``/v1/adjudicate`` request or batch item, in units (a misshapen one costs the base)."""
     if not isinstance(item, dict):
@@ -210,16 +245,7 @@ def ruling_cost(item: Any, variants: dict[str, Variant], rules: Variant | None =
     rules = rules or _variant_of(item, variants)
     if rules is None:
         return BASE_UNITS
-    situation, action = _dict(item.get("situation")), _dict(item.get("action"))
-    team, player = _dict(situation.get("team")), _dict(situation.get("player"))
-    melded = _cards(team.get("melds")) + _cards(_dict(situation.get("opponents")).get("melds")) \
-        + _cards(action.get("melds")) + _cards(action.get("add"))
-    held = _cards(player.get("hand"))
-    opened = bool(team.get("melds") or player.get("has_melded"))
-    twos = "wild.twos" in _open_names(rules) and _has_two(player.get("hand"), action.get("melds"), action.get("add"))
-    points = _open_points(rules, item, situation, twos, opened)
-    units = runs(points) * (BASE_UNITS + melded // CARDS_PER_UNIT + held // HAND_CARDS_PER_UNIT)
-    return _with_house_rules(units, item)
+    return _ruling_under(item, rules, _ruling_facts(item))
 
 
 def score_cost(item: Any, variants: dict[str, Variant]) -> int:
@@ -236,6 +262,86 @@ def score_cost(item: Any, variants: dict[str, Variant]) -> int:
 
 # ----------------------------------------------------------------------------------------------
 # The options of a situation (/v1/options, and each variant of /v1/compare of a situation alone)
+#
+# Priced before any search, from the table as sent: each group shown is walked (at most to the engine's bound) and
+# its page made, each option of it in full. How many options a group holds is not known before the walk, so the
+# page is priced at most as many as the group can hold (:func:`group_bounds`, an upper bound worked out from the
+# hand's cards by kind and the places they can go: no walk), and at most ``limit``. A request over the budget is
+# refused before any work (a refusal costs no walk), with the largest ``limit`` whose price fits.
+
+
+@dataclass(frozen=True)
+class Table:
+    """What an options request's table drives, whatever the variant: read from the body as sent, once.
+
+    ``classes``: the hand's cards by class (the kind the walk tells apart -- rank, joker, two, red or black three
+    -- and whether it came from the pile this turn) and how many; ``kinds``: how many classes (one discard each:
+    two cards of one class are one move); ``team_ranks``: the ranks of the team's melds (additions), those said
+    without cards too; ``team_sizes``: the cards of its largest meld of each rank; ``canastas``: whether it is
+    said to have a canasta; ``top``: the pile's top card's kind."""
+
+    held: int
+    melded: int
+    opened: bool
+    twos: bool
+    classes: tuple[tuple[str, bool, int], ...]
+    kinds: int
+    team_ranks: frozenset[str]
+    team_sizes: tuple[tuple[str, int], ...]
+    canastas: bool
+    top: str | None
+    phases: tuple[str, ...]
+
+
+def _card_kind(card: str) -> str:
+    """A card as the walk counts it (:func:`adjudicator.options.every.kind`): its suit matters only for threes."""
+    if card == "JK":
+        return "JK"
+    rank = card[:-1]
+    if rank == "3":
+        return "3R" if card[-1:] in ("H", "D") else "3B"
+    return rank
+
+
+def _strings(value: Any) -> list[str]:
+    return [c for c in _list(value)[:MOST_CARDS + 1] if isinstance(c, str)]
+
+
+def read_table(body: Any) -> Table:
+    """The table of an options request (or of a comparison of options), as sent."""
+    situation = _dict(_dict(body).get("situation"))
+    team, player = _dict(situation.get("team")), _dict(situation.get("player"))
+    hand = _strings(player.get("hand"))
+    pile = _strings(situation.get("discard_pile"))
+    turn = _dict(situation.get("turn"))
+    taken = Counter(_strings(situation.get("cards_from_pile"))) if turn.get("drew") == "pile" else Counter()
+    own = Counter(hand) - taken
+    classes: Counter = Counter()
+    for card, n in Counter(hand).items():
+        mine = min(n, own[card])
+        if mine:
+            classes[(_card_kind(card), False)] += mine
+        if n - mine:
+            classes[(_card_kind(card), True)] += n - mine
+    team_ranks = {"10" if r.upper() == "T" else r.upper() for r, has in _dict(team.get("ranks")).items()
+                  if has is not False}
+    sizes: dict[str, int] = {}
+    for meld in _list(team.get("melds"))[:MOST_CARDS + 1]:
+        cards = _strings(meld)
+        naturals = {_card_kind(c) for c in cards} - {"JK", "2"}
+        if len(naturals) == 1:
+            (rank,) = naturals
+            team_ranks.add(rank)
+            sizes[rank] = max(sizes.get(rank, 0), len(cards))
+    canastas = team.get("canastas")
+    return Table(held=_cards(player.get("hand")), melded=_cards(team.get("melds")),
+                 opened=bool(team.get("melds") or player.get("has_melded")),
+                 twos=_has_two(player.get("hand"), situation.get("discard_pile"), team.get("melds")),
+                 classes=tuple((k, p, n) for (k, p), n in classes.items()), kinds=len(classes),
+                 team_ranks=frozenset(team_ranks), team_sizes=tuple(sizes.items()),
+                 canastas=isinstance(canastas, int) and not isinstance(canastas, bool) and canastas > 0,
+                 top=_card_kind(pile[-1]) if pile else None,
+                 phases=_phases(situation))
 
 
 def _phases(situation: dict) -> tuple[str, ...]:
@@ -245,16 +351,11 @@ def _phases(situation: dict) -> tuple[str, ...]:
     return ("before_draw",) if turn.get("drew") is None else ("after_draw",)
 
 
-def _option_facts(body: dict, rules: Variant) -> tuple[int, int, int]:
-    """``(cards in hand, cards on the team's melds, runs of one ruling)`` of an options request."""
+def _ruling_runs(body: dict, rules: Variant, table: Table) -> int:
+    """The runs of one ruling of an option under ``rules``: one per reading of the open points it can reach."""
     situation = _dict(body.get("situation"))
-    team, player = _dict(situation.get("team")), _dict(situation.get("player"))
-    held = _cards(player.get("hand"))
-    melded = _cards(team.get("melds"))
-    opened = bool(team.get("melds") or player.get("has_melded"))
-    twos = "wild.twos" in _open_names(rules) and _has_two(player.get("hand"), situation.get("discard_pile"),
-                                                          team.get("melds"))
-    return held, melded, runs(_open_points(rules, body, situation, twos, opened))
+    twos = table.twos and "wild.twos" in _open_names(rules)
+    return runs(_open_points(rules, body, situation, twos, table.opened))
 
 
 def option_units(held: int, melded: int, ruling_runs: int) -> int:
@@ -271,41 +372,242 @@ def walk_units(kind: str, held: int) -> int:
     return BASE_UNITS + most * min(held, full) ** 2 // full ** 2
 
 
-def options_cost(body: Any, variants: dict[str, Variant], page: Page, rules: Variant | None = None) -> int:
-    """Estimated cost of listing the options of a situation, before any work: the groups the page shows, each
-    walked (at most to the engine's bound) and its first option ruled. The page itself is priced from the
-    groups' real sizes once the walk has found them, before any option is made (:func:`page_cost`)."""
-    if not isinstance(body, dict):
-        return BASE_UNITS
-    rules = rules or _variant_of(body, variants)
+BOUND_CAP = 10**6  # more moves than any page holds (MAX_LIMIT): an upper bound is cut here, exact or not
+
+
+def _spread(count: int, places: int) -> int:
+    """The ways ``count`` cards of one class can be spread over ``places`` places, some left in hand."""
+    return min(comb(count + places, places), BOUND_CAP)
+
+
+def _several(rules: Variant, house: dict) -> bool:
+    """Whether a team may hold two melds of a rank under some reading (the walk then tries several per rank)."""
+    name = "meld.one_per_rank"
+    if name in house:
+        return house[name] is not True
+    entry = rules.params[name]  # as the walk reads it: settled True by the text, and no reading otherwise
+    return not (entry.settled and entry.value is True) or bool(readings_for(rules, name))
+
+
+Classes = tuple[tuple[str, bool, int], ...]  # (kind, from the pile, how many): a hand as the walk counts it
+
+
+def _layouts(classes: Classes, adds: set[str], several: bool, least: int) -> int:
+    """At most how many layouts of the hand ``classes`` the walk finds (:func:`adjudicator.options.every.layouts`):
+    each class of cards spread over the places that take it, or left in hand -- additions to the team's melds
+    (``adds``: their ranks), new melds of its rank (several per rank where a reading allows; none where the rank's
+    naturals and every wild card in hand make fewer than ``least`` cards), a black-three meld; wild cards anywhere,
+    a meld of twos or of wild cards alone included. Places are counted as the walk lists them, so the product
+    bounds its layouts, and so the distinct moves among them."""
+    naturals: Counter = Counter()
+    wilds = 0
+    for k, _, n in classes:
+        if k in ("JK", "2"):
+            wilds += n
+        elif k not in ("3R", "3B"):
+            naturals[k] += n
+    new = {r: (max(1, n // 2) if several else 1) for r, n in naturals.items()
+           if (r not in adds or several) and n + wilds >= least}
+    places = len(adds) + sum(new.values()) + any(k == "3B" for k, _, _ in classes) \
+        + any(k == "2" for k, _, _ in classes) + (wilds >= 2)  # + a meld of twos (where natural), of wilds alone
+    total = 1
+    for k, _, n in classes:
+        if k in ("JK", "2"):
+            spots = places
+        elif k == "3B":
+            spots = 1
+        elif k == "3R":
+            spots = 0
+        else:
+            spots = (k in adds) + new.get(k, 0)
+        total = min(total * _spread(n, spots), BOUND_CAP)
+    return total
+
+
+def _takes(table: Table, several: bool, least: int) -> int:
+    """At most how many ways of taking the pile there are: each choice of the hand's cards shown with a natural top
+    card -- naturals of its rank and wild cards, enough to make a meld with it, or none onto the team's meld of its
+    rank -- bare, or with a layout of the rest of the hand (:func:`_layouts`, the taken meld among the additions).
+    With another top card (a wild card, a three, none said), every choice of one rank's naturals and wild cards."""
+    top, adds = table.top, set(table.team_ranks)
+    if top in (None, "JK", "2", "3R", "3B"):
+        shown = sum(n + 1 for k, _, n in table.classes if k not in ("JK", "2", "3R", "3B")) + 1
+        for k, _, n in table.classes:
+            if k in ("JK", "2"):
+                shown *= n + 1
+        return min(shown * (1 + _layouts(table.classes, adds | {top} if top else adds, several, least)), BOUND_CAP)
+    kinds = [(k, p) for k, p, _ in table.classes]
+    counts = [n for _, _, n in table.classes]
+    naturals = [i for i, (k, _) in enumerate(kinds) if k == top]
+    wild = [i for i, (k, _) in enumerate(kinds) if k in ("JK", "2")]
+    total = 0
+    for used in product(*(range(counts[i] + 1) for i in naturals + wild)):
+        if top not in adds and sum(used) + 1 < least:
+            continue  # too few cards to make a meld with the top card
+        left = list(counts)
+        for i, n in zip(naturals + wild, used):
+            left[i] -= n
+        rest = tuple((k, p, n) for (k, p), n in zip(kinds, left) if n)
+        total += 1 + _layouts(rest, adds | {top}, several, least)
+        if total >= BOUND_CAP:
+            return BOUND_CAP
+    return total
+
+
+def _smallest_meld(rules: Variant, house: dict) -> int:
+    """The fewest cards a new meld may hold under any reading of the variant, or its house rule."""
+    name = "meld.min_cards"
+    given = house.get(name)
+    if isinstance(given, int) and not isinstance(given, bool):
+        return max(given, BY_NAME[name].minimum)
+    values = [v for v in (rules.value(name), *readings_for(rules, name)) if isinstance(v, int)]
+    return min(values) if values else BY_NAME[name].minimum
+
+
+def _can_go_out(table: Table, rules: Variant, house: dict) -> bool:
+    """Whether the hand could be laid down but for one card at most, by counting alone: each rank of natural cards
+    with no meld of the team's to add to needs a new meld, made up to the fewest cards a meld may hold with wild
+    cards (jokers and twos, as if each were wild). A necessary condition: where it fails, no go-out is listed."""
+    least = _smallest_meld(rules, house)
+    naturals: Counter = Counter()
+    wilds = 0
+    for k, _, n in table.classes:
+        if k in ("JK", "2"):
+            wilds += n
+        elif k not in ("3R", "3B"):
+            naturals[k] += n
+
+    def needs(rank: str, count: int) -> int:  # wild cards a new meld of ``count`` naturals needs at the least
+        return 0 if count == 0 or rank in table.team_ranks else max(0, least - count)
+
+    need = sum(needs(r, n) for r, n in naturals.items())
+    # the one card left to discard may be a natural, whose rank then needs a meld of one card fewer (or none)
+    left_one = [need - needs(r, n) + needs(r, n - 1) for r, n in naturals.items()]
+    return min([need, *left_one]) <= wilds and _can_have_canasta(table, rules, house, naturals, wilds)
+
+
+def _least(rules: Variant, name: str) -> int | None:
+    """The smallest value a numeric point takes under any reading (by players: under any count of players)."""
+    values = []
+    for value in (rules.value(name), *readings_for(rules, name)):
+        values += list(value.values()) if isinstance(value, dict) else [value]
+    numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    return min(numbers) if numbers else None
+
+
+def _can_have_canasta(table: Table, rules: Variant, house: dict, naturals: Counter, wilds: int) -> bool:
+    """Whether the team could hold the canastas going out requires, by counting: none required (under any reading,
+    any count of players), one said or listed, or a rank whose naturals in hand, its team meld's cards and every
+    wild card in hand reach a canasta's size. Where the house rules touch either point, not judged (True)."""
+    if "go_out.canastas_required" in house or "canasta.min_cards" in house:
+        return True
+    required, size = _least(rules, "go_out.canastas_required"), _least(rules, "canasta.min_cards")
+    if required is None or size is None or required <= 0 or table.canastas:
+        return True
+    held = dict(table.team_sizes)
+    return wilds >= size or any(naturals.get(r, 0) + held.get(r, 0) + wilds >= size
+                                for r in set(naturals) | set(held))
+
+
+def group_bounds(table: Table, rules: Variant, house: dict) -> dict[str, int]:
+    """At most how many options each group can hold, before any search: the draw one, the discards one per class of
+    card in hand, the melds the layouts of the hand (:func:`_layouts`), taking the pile each choice of cards shown
+    with its top card, bare or with a layout of the rest (:func:`_takes`), going out the layouts but none where the
+    hand cannot be laid down (:func:`_can_go_out`). Every move of a group, the search's own proposals among them, is
+    one of those, so the real count is never above (``tests/test_budgets.py`` holds it so over every variant,
+    phase and house rule)."""
+    several, least = _several(rules, house), _smallest_meld(rules, house)
+    layouts = _layouts(table.classes, set(table.team_ranks), several, least)
+    return {"draw": 1, "discard": table.kinds, "take_pile": _takes(table, several, least), "meld": layouts,
+            "go_out": layouts if _can_go_out(table, rules, house) else 0}
+
+
+def _shown(table: Table, page: Page) -> list[str]:
+    """The groups the page shows, of the phases the table's turn is in."""
+    return [kind for phase in table.phases for kind in PHASE_GROUPS[phase] if page.shows(kind)]
+
+
+def _page_size(bound: int, page: Page) -> int:
+    left = max(0, bound - page.offset)
+    return left if page.limit is None else min(left, page.limit)
+
+
+class OptionsPrice:
+    """The price of listing the options of one table under the variants ``ids`` (a comparison of options: each
+    page's moves also ruled under the others, :func:`_compared`), for any page: the table is read and each
+    variant's bounds worked out once (:func:`group_bounds`), so a page priced again -- the largest ``limit`` that
+    fits, found by halving -- costs a few additions."""
+
+    __slots__ = ("table", "body", "walked", "per_variant", "compared")
+
+    def __init__(self, body: dict, variants: dict[str, Variant], ids: list[str]):
+        self.body, self.table = body, read_table(body)
+        house = _dict(body.get("house_rules"))
+        self.walked = len(ids)  # each variant walks its groups
+        self.compared = _compared(len(ids))
+        self.per_variant = [(group_bounds(self.table, variants[vid], house),
+                             option_units(self.table.held, self.table.melded,
+                                          _ruling_runs(body, variants[vid], self.table))) for vid in ids]
+
+    def walks(self, page: Page) -> int:
+        """The walks of the groups the page shows (each at most to the engine's bound), under every variant."""
+        return self.walked * sum(walk_units(kind, self.table.held) for kind in _shown(self.table, page))
+
+    def pages(self, page: Page) -> int:
+        """Each variant's page before its walk: each group shown at most as many options as it can hold and as the
+        page asks, each made in full: what :func:`page_cost` may reach once walked."""
+        shown = _shown(self.table, page)
+        total = 0
+        for bounds, per_option in self.per_variant:
+            options = sum(_page_size(bounds[kind], page) for kind in shown)
+            total += _with_house_rules(options * per_option, self.body) * self.compared
+        return total
+
+    def __call__(self, page: Page) -> int:
+        return BASE_UNITS + self.walks(page) + self.pages(page)
+
+
+def options_price(body: Any, variants: dict[str, Variant]) -> Callable[[Page], int]:
+    """The price of an options request (``/v1/options``) for any page, before any search: each group the page
+    shows walked (at most to the engine's bound) and its page made (at most as many options as the group can
+    hold). A request that names no loaded variant costs the base (it is refused before any work)."""
+    rules = _variant_of(body, variants) if isinstance(body, dict) else None
     if rules is None:
-        return BASE_UNITS
-    held, melded, ruling_runs = _option_facts(body, rules)
-    shown = [kind for phase in _phases(_dict(body.get("situation"))) for kind in PHASE_GROUPS[phase]
-             if page.shows(kind)]
-    walks = sum(walk_units(kind, held) for kind in shown)  # measured with and without house rules: as they are
-    return BASE_UNITS + walks + _with_house_rules(len(shown) * option_units(held, melded, ruling_runs), body)
+        return lambda page: BASE_UNITS
+    return OptionsPrice(body, variants, [body["variant"]])
+
+
+def options_cost(body: Any, variants: dict[str, Variant], page: Page) -> int:
+    """Estimated cost of listing the options of a situation, before any work (:func:`options_price`)."""
+    return options_price(body, variants)(page)
+
+
+def pages_priced(body: Any, variants: dict[str, Variant], page: Page, ids: list[str]) -> int:
+    """The share of the pages of options of the variants ``ids`` in the price of an options request or a
+    comparison of options (:func:`options_price`, :func:`compare_price`): what :func:`page_cost` may reach."""
+    return OptionsPrice(_dict(body), variants, ids).pages(page)
 
 
 def page_cost(body: Any, variants: dict[str, Variant], listed: list, page: Page) -> int:
-    """The cost of making the page of each variant's listing -- ``listed`` pairs each variant with its
-    :class:`~adjudicator.options.listing.Options` -- from the groups' real sizes, before any option of it is
-    made; in a comparison of several variants, each move of a page is also ruled under the others (at most)."""
+    """What the pages of ``listed`` -- each variant paired with its :class:`~adjudicator.options.listing.Options`
+    -- cost from the groups' real sizes, once walked: never more than :func:`pages_priced` (the service checks it
+    before any option is made, :mod:`web_api.budgets`)."""
+    table = read_table(body)
     total = 0
     for rules, options in listed:
         shown = sum(page.size(g) for g in page.groups(options))
-        total += _with_house_rules(shown * option_units(*_option_facts(_dict(body), rules)), body)
+        per_option = option_units(table.held, table.melded, _ruling_runs(_dict(body), rules, table))
+        total += _with_house_rules(shown * per_option, body)
     return total * _compared(len(listed))
 
 
-def largest_page(body: Any, variants: dict[str, Variant], listed: list, page: Page, spend: int) -> int:
-    """The largest ``limit`` whose pages of ``listed`` (as :func:`page_cost`) cost at most ``spend`` units (0: not
-    even one option of each group)."""
-    low = 0
-    high = max([g.count - page.offset for _, options in listed for g in page.groups(options)] + [0])
-    while low < high:  # the pages' cost grows with their limit: the largest that fits
+def largest_limit(price: Callable[[Page], int], page: Page, budget: int) -> int:
+    """The largest ``limit`` (at most the page's own) whose ``price`` is within ``budget`` (0: not even one option
+    of each group). The price grows with the limit."""
+    low, high = 0, page.limit if page.limit is not None else MAX_LIMIT
+    while low < high:
         middle = (low + high + 1) // 2
-        if page_cost(body, variants, listed, Page(middle, page.offset, page.group)) <= spend:
+        if price(Page(middle, page.offset, page.group)) <= budget:
             low = middle
         else:
             high = middle - 1
@@ -331,22 +633,27 @@ def compare_ids(body: dict, variants: dict[str, Variant]) -> list[str]:
     return [v for v in _list(named) if isinstance(v, str) and v in variants]
 
 
-def compare_cost(body: Any, variants: dict[str, Variant], page: Page) -> int:
-    """Estimated cost of a ``/v1/compare`` request before any work: each variant's ruling, score or options walk
-    (the pages of options are priced once the walks have found their sizes: :func:`page_cost`)."""
+def compare_price(body: Any, variants: dict[str, Variant]) -> Callable[[Page], int]:
+    """The price of a ``/v1/compare`` request for any page, before any work, its body read once: each variant's
+    ruling or score, or walks and pages of options (:class:`OptionsPrice`; a comparison of rulings or scores
+    costs the same whatever the page)."""
     if not isinstance(body, dict):
-        return BASE_UNITS
+        return lambda page: BASE_UNITS
     ids = compare_ids(body, variants)
     kind = compare_kind(body)
-    total = BASE_UNITS
-    for vid in ids:
-        if kind == "score":
-            total += COMPARED_SCORE * score_cost({**body, "variant": vid}, variants)
-        elif kind == "ruling":
-            total += COMPARED_RULING * ruling_cost(body, variants, variants[vid])
-        else:
-            total += options_cost(body, variants, page, variants[vid])
-    return total
+    if kind == "options":
+        return OptionsPrice(body, variants, ids)
+    if kind == "score":
+        units = BASE_UNITS + len(ids) * COMPARED_SCORE * score_cost(body, variants)
+    else:
+        facts = _ruling_facts(body)
+        units = BASE_UNITS + sum(COMPARED_RULING * _ruling_under(body, variants[vid], facts) for vid in ids)
+    return lambda page: units
+
+
+def compare_cost(body: Any, variants: dict[str, Variant], page: Page) -> int:
+    """Estimated cost of a ``/v1/compare`` request before any work (:func:`compare_price`)."""
+    return compare_price(body, variants)(page)
 
 
 def _compared(count: int) -> int:

@@ -35,8 +35,10 @@ CHECKOUT_DIR = Path(__file__).resolve().parent.parent / "variants"
 STATUSES = tuple(s.value for s in Status)  # as the files write them: stated, interpreted, not_stated
 
 
-class VariantError(Exception):
-    """A variant file is wrong; the message names the file, parameter and citation."""
+class VariantError(RuntimeError):
+    """A variant file (or the folder of them) is wrong; the message names the file, parameter and citation.
+
+    A ``RuntimeError``: gunicorn then stops a start with its one line, ``Error: <message>``, not a traceback."""
 
 
 @dataclass(frozen=True)
@@ -311,7 +313,10 @@ def load_variant(path: Path | Traversable, folder: Path | Traversable | None = N
 
     The file's parse may come from the cache (:func:`kept_parse`); one that does not make a variant is not
     trusted to say why: the file itself is parsed and loaded instead, and its faults are the ones raised."""
-    raw = path.read_bytes()
+    try:
+        raw = read_regular(path) if isinstance(path, Path) else path.read_bytes()
+    except OSError as e:
+        raise VariantError(f"{path.name}: cannot be read: {e}") from None
     kept = kept_parse(raw)
     if kept is not None:
         try:
@@ -331,7 +336,7 @@ def _variant_from(path: Path | Traversable, folder: Path | Traversable | None, d
         raise VariantError(f"{path.name}: missing key {e.args[0]!r}") from None
     source_path = (folder if folder is not None else path.parent).joinpath(source)
     try:
-        text = source_path.read_bytes().decode("utf-8")
+        text = (read_regular(source_path) if isinstance(source_path, Path) else source_path.read_bytes()).decode("utf-8")
     except OSError as e:
         raise VariantError(f"{vid}: cannot read source text {source_path}: {e}") from None
     headings = list(data.get("headings") or [])
@@ -613,7 +618,13 @@ def load_all(directory: str | None = None) -> dict[str, Variant]:
     chosen = directory or os.environ.get("CANASTA_VARIANTS_DIR")
     folder = Path(chosen) if chosen else default_dir()
     variants: dict[str, Variant] = {}
-    for path in sorted((p for p in folder.iterdir() if p.name.endswith(".yaml")), key=lambda p: p.name):
+    try:
+        if not folder.is_dir():  # a file, a pipe or a device is refused without being opened
+            raise NotADirectoryError(f"{folder} is not a folder")
+        paths = sorted((p for p in folder.iterdir() if p.name.endswith(".yaml")), key=lambda p: p.name)
+    except OSError as e:
+        raise VariantError(f"the variants folder cannot be read: {e}") from None
+    for path in paths:
         v = load_variant(path, folder)
         if v.id in variants:
             raise VariantError(f"{path.name}: duplicate variant id {v.id!r}")
@@ -621,3 +632,48 @@ def load_all(directory: str | None = None) -> dict[str, Variant]:
     if not variants:
         raise VariantError(f"no variant files in {folder}")
     return variants
+
+
+# --- files read whole: regular files only, opened without waiting, never more than they may hold (issue 45) --
+
+MAX_FILE_BYTES = 4 * 1024 * 1024  # a variant file or its source text (the shipped ones are 50-100 KB)
+
+
+class FileRefused(OSError):
+    """A file not read: it is not a regular file (a folder, a pipe, a device), or ``limit`` is less than its
+    size (``limit`` None: the former)."""
+
+    def __init__(self, message: str, limit: int | None = None):
+        super().__init__(message)
+        self.limit = limit
+
+
+def read_regular(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file at ``path`` (a link to one is followed), at most ``limit`` of them.
+
+    Opened without waiting, so a pipe with no writer does not hang the caller, and read only once it is known
+    to be a regular file no longer than ``limit``: a device such as ``/dev/zero`` is refused unread.
+    :class:`FileRefused` says why a file was not read; any other ``OSError`` is the system's (no such file ...).
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise FileRefused(f"{path} is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise FileRefused(f"{path} is not a regular file (a pipe, a device or a socket)")
+        if info.st_size > limit:
+            raise FileRefused(f"{path} holds {info.st_size:,} bytes, more than the {limit:,} read", limit)
+        pieces, size = [], 0
+        while size <= limit:  # a file that grows meanwhile is read to one byte past the limit, no further
+            piece = os.read(fd, limit + 1 - size)
+            if not piece:
+                break
+            pieces.append(piece)
+            size += len(piece)
+        if size > limit:
+            raise FileRefused(f"{path} holds more than the {limit:,} bytes read", limit)
+        return b"".join(pieces)
+    finally:
+        os.close(fd)
+

@@ -428,3 +428,138 @@ def test_a_list_over_the_parsers_cap_is_priced_at_the_cap_and_refused_by_the_par
     capped = {**body, "action": {"type": "meld", "add": [1] * (cost.MOST_CARDS + 1)}}
     assert cost.ruling_cost(body, variants) == cost.ruling_cost(capped, variants)
     assert_problem(client.post("/v1/adjudicate", json=body), 422, "validation-failed")
+
+
+# ----------------------------------------------------------------------------------------------
+# Priced before the walk (issue 45): a refusal for size costs no search, and its hint fits in one step
+
+WIDE = {"meld.min_cards": 2, "meld.max_wilds": None}
+# The independent probe's bodies (one shape each of what it sent): a whole deck's options, 1,000 a group, under
+# wide house rules (refused after 0.8-1 s of walking before); a whole deck compared under two variants.
+PROBE_OPTIONS = ("/v1/options?limit=1000", {"variant": "no-pagat", "situation": table(deck_hand(None), drew=None),
+                                            "house_rules": WIDE})
+PROBE_COMPARE = ("/v1/compare", {"situation": table(deck_hand(None)), "variants": ["da-ludo", "no-pagat"],
+                                 "house_rules": {**WIDE, "meld.natural_majority": False, "meld.min_naturals": 1}})
+REFUSED = [PROBE_OPTIONS, PROBE_COMPARE, ("/v1/compare", ISSUE_COMPARE), ("/v1/compare", ISSUE_COMPARE_15),
+           ("/v1/options?limit=1000", {"variant": "da-ludo", "situation": table(deck_hand(None))}),
+           ("/v1/compare?limit=100", {"situation": table(deck_hand(40), drew=None)})]
+
+
+def _no_walk(*args, **kwargs):
+    raise AssertionError("a request refused for its size walked its options")
+
+
+@pytest.mark.parametrize("path,body", REFUSED)
+def test_a_refusal_for_size_walks_nothing(monkeypatch, client, path, body):
+    from adjudicator.answers import use_cases
+    from adjudicator.compare import comparison
+
+    monkeypatch.setattr(use_cases, "legal_moves", _no_walk)
+    monkeypatch.setattr(comparison, "legal_moves", _no_walk)
+    over_budget(client.post(path, json=body))  # a 500 if anything was walked
+
+
+def _hinted(path: str, body: dict, problem: dict) -> tuple[str, dict]:
+    """The request the 413's hint says to send instead."""
+    base, _, query = path.partition("?")
+    params = dict(p.split("=") for p in query.split("&") if p)
+    if "max_limit" in problem:
+        params["limit"] = str(problem["max_limit"])
+    elif "max_variants" in problem:
+        body = {**body, "variants": cost.compare_ids(body, VARIANTS)[:problem["max_variants"]]}
+    else:
+        assert problem["parameter"] == "group"
+        params["group"] = "meld"
+    return base + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else ""), body
+
+
+VARIANTS = __import__("adjudicator.variants", fromlist=["load_all"]).load_all()
+
+
+@pytest.mark.parametrize("path,body", REFUSED)
+def test_the_hint_of_a_refusal_for_size_fits_in_one_step(client, path, body):
+    hinted_path, hinted_body = _hinted(path, body, over_budget(client.post(path, json=body)))
+    resp = client.post(hinted_path, json=hinted_body)
+    assert resp.status_code == 200, (hinted_path, resp.get_json())
+    resp.get_data()
+
+
+def _small_tables(count: int, seed: int):
+    """Tables of 2 to 12 cards drawn from few ranks and many wild cards (the hands whose moves multiply), under
+    every variant, phase and house rule that widens the melds: what the bound of a group is held to."""
+    import random
+
+    rng = random.Random(seed)
+    ranks = [r for r in RANKS if r not in ("2", "3")]
+    for _ in range(count):
+        chosen = rng.sample(ranks, rng.choice((1, 2, 3, 4, 6)))
+        pool = [r + s for r in chosen for s in SUITS] * 2 + ["JK"] * 4 + ["2" + s for s in SUITS] * 2 + ["3S", "3C"]
+        hand = rng.sample(pool, rng.randint(2, min(12, len(pool))))
+        opened = rng.random() < 0.6
+        melds = ([["KH", "KS", "KD"]] + ([["QH", "QS", "JK"]] if rng.random() < 0.5 else [])) if opened else []
+        situation = {"players": 4, "stock_count": 30, "discard_pile": ["6C", "8D", rng.choice(["9D", "JK", *hand])],
+                     "team": {"melds": melds}, "player": {"hand": hand, "has_melded": opened}}
+        turn = rng.choice(["before", "after", "unsaid", "pile"])
+        if turn == "pile":
+            situation["turn"] = {"drew": "pile"}
+            situation["cards_from_pile"] = hand[:rng.randint(1, min(3, len(hand)))]
+        elif turn != "unsaid":
+            situation["turn"] = {"drew": None if turn == "before" else "stock"}
+        house = rng.choice([None, WIDE, {"meld.min_cards": 2}, {"meld.one_per_rank": False}, {"wild.twos": True}])
+        yield {"variant": rng.choice(VARIANT_IDS), "situation": situation, **({"house_rules": house} if house else {})}
+
+
+def test_no_group_holds_more_options_than_its_price_counts(variants):
+    """The bound on each group's options (before any search) is never below the count the walk finds, so a page
+    is never priced below what it costs (the service checks it again once walked: budgets.page_within)."""
+    from adjudicator.input.parse import options_request
+    from adjudicator.model.errors import AdjudicatorError
+    from adjudicator.options.listing import legal_moves
+
+    checked = 0
+    for body in _small_tables(160, seed=45):
+        try:
+            asked = options_request(body, variants)
+            listed = legal_moves(asked.situation, asked.rules)
+        except AdjudicatorError:
+            continue  # a table that cannot happen under these rules
+        bounds = cost.group_bounds(cost.read_table(body), variants[body["variant"]], body.get("house_rules") or {})
+        for group in listed.groups:
+            assert group.count <= bounds[group.kind], (group.kind, group.count, bounds, body)
+        page = Page(1000, 0, None)
+        assert cost.page_cost(body, variants, [(asked.rules, listed)], page) <= \
+            cost.pages_priced(body, variants, page, [body["variant"]])
+        checked += 1
+    assert checked > 100
+
+
+def test_a_comparison_reads_its_request_once(monkeypatch, variants):
+    """Its table (or its ruling's facts) is read from the body once, whatever the variants compared (issue 44)."""
+    calls = {"table": 0, "facts": 0}
+    read_table, ruling_facts = cost.read_table, cost._ruling_facts
+
+    def counted_table(body):
+        calls["table"] += 1
+        return read_table(body)
+
+    def counted_facts(body):
+        calls["facts"] += 1
+        return ruling_facts(body)
+
+    monkeypatch.setattr(cost, "read_table", counted_table)
+    monkeypatch.setattr(cost, "_ruling_facts", counted_facts)
+    cost.compare_cost({"situation": table(HAND_15)}, variants, Page())
+    cost.compare_cost({k: v for k, v in GOOD.items() if k != "variant"}, variants, Page())
+    assert calls == {"table": 1, "facts": 1}
+
+
+def test_a_page_longer_than_its_price_is_said_in_the_log_and_the_budget_still_holds(monkeypatch, caplog):
+    """Were the bound on a group ever below its real count, the service would say so (an error in its log) and
+    still refuse what is over the budget, before any option is made."""
+    from adjudicator.options.paging import GROUP_KINDS
+
+    monkeypatch.setattr(cost, "group_bounds", lambda *args: {kind: 0 for kind in GROUP_KINDS})  # a wrong bound
+    body = {"variant": "sv-classic", "situation": table(HAND_15, drew="stock")}
+    walks = cost.options_cost(body, VARIANTS, Page())  # the walks alone, priced as if no group held an option
+    problem = over_budget(small_budget(walks).post("/v1/options", json=body))
+    assert problem["cost"] > walks and "the cost model priced the page of options" in caplog.text

@@ -6,18 +6,19 @@ asserts on behaviour -- which worker answers, what status a probe gets -- never 
 
 from __future__ import annotations
 
+import select
 import socket
 import time
 
 import pytest
 
-from test_hardening import assert_no_trace, exchange, start_server, stop_server, worker_pids
+from test_hardening import HEX32, assert_no_trace, assert_problem, exchange, start_server, stop_server, worker_pids
 
 HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
 
 
 def _healthy(port: int) -> int:
-    return exchange(port, HEALTHZ, timeout=10)[0]
+    return exchange(port, HEALTHZ)[0]
 
 
 def test_a_worker_past_its_memory_limit_is_replaced_after_its_request(tmp_path):
@@ -71,7 +72,7 @@ def test_a_bad_memory_limit_stops_the_start(monkeypatch):
 
 @pytest.fixture(scope="module")
 def capped(tmp_path_factory):
-    """One worker serving at most 8 connections at once."""
+    """One worker serving at most 8 connections at once (a body's deadline: 30 s)."""
     srv = start_server(tmp_path_factory.mktemp("gunicorn-capped") / "out.log", "-w", "1",
                        "--worker-connections", "8")
     yield srv
@@ -79,27 +80,64 @@ def capped(tmp_path_factory):
 
 
 class _Full:
-    """The cap filled by clients that connect and trickle a request at one byte a second."""
+    """The cap filled by slow clients: each has sent a request's head announcing a body that does not come.
+
+    Such a connection is held until the body's deadline (``timeout``, 30 s), not the head's (``keepalive``, 5 s):
+    on a loaded machine the test's own steps may take longer than 5 s, and a client cut off meanwhile would leave a
+    slot free that the test counts as taken. The server takes the connections as it gets to them, and frees an
+    earlier test's as it sees them close: so each of these is checked to be held (not answered), and the cap to
+    be full (a request that is not a liveness probe is refused), before the test goes on."""
+
+    HEAD = (b"POST /v1/adjudicate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100000\r\n\r\n")
 
     def __init__(self, port: int, count: int):
         self.port, self.count, self.socks = port, count, []
 
     def __enter__(self):
-        for _ in range(self.count):
-            sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
-            sock.sendall(b"P")  # the first byte of a POST whose rest never comes
-            self.socks.append(sock)
-            time.sleep(0.02)
-        time.sleep(0.5)
-        return self
+        deadline = time.monotonic() + 60
+        while True:
+            for sock in [s for s in self.socks if _answered(s)]:  # refused over the cap: not one of ours
+                sock.close()
+                self.socks.remove(sock)
+            while len(self.socks) < self.count:
+                sock = socket.create_connection(("127.0.0.1", self.port), timeout=60)
+                sock.sendall(self.HEAD + b"{")  # the body's first byte, and then nothing
+                self.socks.append(sock)
+            time.sleep(0.3)
+            if not any(_answered(s) for s in self.socks):
+                self.refused = exchange(self.port, b"GET /v1/variants HTTP/1.1\r\nHost: t\r\n\r\n")
+                if self.refused[0] == 503 and not any(_answered(s) for s in self.socks):
+                    return self
+            assert time.monotonic() < deadline, "the cap could not be filled"
 
     def __exit__(self, *exc):
         for sock in self.socks:
             sock.close()
 
 
+def _answered(sock: socket.socket) -> bool:
+    """Whether the server has written to (or closed) a connection."""
+    return bool(select.select([sock], [], [], 0)[0])
+
+
+def test_connections_over_the_cap_get_a_503_at_once(capped):
+    # the cap (--worker-connections 8) held by slow clients: one more is refused at once. Not /healthz: a liveness
+    # probe is answered over the cap (below).
+    with _Full(capped.port, 8) as full:
+        status, headers, body = full.refused
+        problem = assert_problem(status, headers, body, 503, "service-unavailable")
+        assert headers["retry-after"] == ["1"] and headers["connection"] == ["close"]
+        assert HEX32.fullmatch(problem["request_id"])
+    deadline = time.monotonic() + 60
+    while _healthy(capped.port) != 200 and time.monotonic() < deadline:  # the slots free as the slow ones close
+        time.sleep(0.2)
+    assert _healthy(capped.port) == 200
+    assert_no_trace(capped)
+
+
 def test_a_liveness_probe_is_answered_while_slow_clients_fill_the_cap(capped):
-    with _Full(capped.port, 9):
+    with _Full(capped.port, 8):
         for _ in range(5):
             status, headers, body = exchange(capped.port, b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
             assert status == 200 and b'"status":"ok"' in body
@@ -113,7 +151,7 @@ def test_a_liveness_probe_is_answered_while_slow_clients_fill_the_cap(capped):
 
 
 def test_a_slow_client_over_the_cap_cannot_pass_for_a_probe(capped):
-    with _Full(capped.port, 9):
+    with _Full(capped.port, 8):
         with socket.create_connection(("127.0.0.1", capped.port), timeout=10) as sock:
             sock.sendall(b"GET /heal")  # a probe's start, and then nothing: refused after the peek's wait
             data = b""

@@ -152,3 +152,107 @@ def test_python_m_adjudicator_reads_standard_input_and_prints_utf8_whatever_the_
     helped = subprocess.run([sys.executable, "-m", "adjudicator", "--help"], capture_output=True, text=True, env=env,
                             cwd=ROOT, timeout=60)
     assert helped.returncode == 0 and "Exit status" in helped.stdout
+
+
+# ----------------------------------------------------------------------------------------------
+# Bounded inputs (issue 45): at most the service's body limit, regular files or standard input only, never a wait,
+# and usage errors in one line with exit 2 -- never a traceback
+
+
+def run_cli(*argv, stdin=None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``python -m adjudicator`` in a process of its own, standard input given (or none: /dev/null)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "adjudicator", *map(str, argv)], input=stdin,
+                          stdin=None if stdin is not None else subprocess.DEVNULL, capture_output=True, env=env,
+                          cwd=ROOT, timeout=timeout)
+
+
+def problem_of(ran: subprocess.CompletedProcess) -> dict:
+    assert ran.returncode == 2, ran.stderr.decode()
+    assert b"Traceback" not in ran.stderr, ran.stderr.decode()
+    lines = ran.stdout.decode("utf-8").splitlines()
+    assert len(lines) == 1, lines
+    return json.loads(lines[0])
+
+
+@pytest.mark.parametrize("what", ["device", "fifo", "folder"])
+def test_what_is_not_a_regular_file_is_refused_at_once(tmp_path, what):
+    """/dev/zero is never read (it grew to 3.9 GB); a FIFO with no writer is refused, not waited on (the process's
+    own timeout would fail the test); a folder is named as one."""
+    path = {"device": Path("/dev/zero"), "folder": tmp_path}.get(what)
+    if what == "fifo":
+        path = tmp_path / "body.json"
+        os.mkfifo(path)
+    problem = problem_of(run_cli("rule", path))
+    assert problem["status"] == 400 and problem["type"].endswith("/malformed-request")
+    assert "pipe" in problem["detail"] and "-" in problem["detail"]
+
+
+def test_a_file_longer_than_the_service_takes_is_refused_unread(tmp_path):
+    from adjudicator.answers.limits import BATCH_BODY_BYTES, BODY_BYTES
+
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:  # sparse: its size is what counts, nothing of it is read
+        f.truncate(BATCH_BODY_BYTES + 1)
+    problem = problem_of(run_cli("rule", big))
+    assert problem["status"] == 413 and f"{BATCH_BODY_BYTES:,}" in problem["detail"]
+    with open(big, "wb") as f:
+        f.truncate(BODY_BYTES + 1)  # a command that takes no batch: the single body's limit
+    problem = problem_of(run_cli("options", big))
+    assert problem["status"] == 413 and f"{BODY_BYTES:,}" in problem["detail"]
+    single = written(tmp_path, {**MELD, "padding": " " * BODY_BYTES})  # a single ruling past its limit
+    problem = problem_of(run_cli("rule", single))
+    assert problem["status"] == 413 and f"{BODY_BYTES:,}" in problem["detail"]
+
+
+def test_standard_input_is_read_up_to_the_limit_and_no_further():
+    from adjudicator.answers.limits import BODY_BYTES
+
+    problem = problem_of(run_cli("score", "-", stdin=b" " * (5 * BODY_BYTES)))
+    assert problem["status"] == 413
+
+
+def test_a_batch_may_be_as_long_as_the_services(tmp_path):
+    from adjudicator.answers.limits import BODY_BYTES
+
+    batch = {"requests": [MELD] * 1000}
+    assert len(json.dumps(batch)) > BODY_BYTES  # longer than a single body, within a batch's
+    ran = run_cli("rule", written(tmp_path, batch))
+    assert ran.returncode == 0, ran.stdout[:300]
+    assert len(json.loads(ran.stdout)["results"]) == 1000
+
+
+@pytest.mark.parametrize("what", ["missing", "file", "fifo", "fifo inside"])
+def test_a_bad_variants_folder_is_a_usage_error_in_one_line(tmp_path, what):
+    folder = tmp_path / "rules"
+    if what == "file":
+        folder.write_text("not a folder")
+    elif what == "fifo":
+        os.mkfifo(folder)
+    elif what == "fifo inside":
+        folder.mkdir()
+        os.mkfifo(folder / "x.yaml")  # read, it would wait for a writer for ever
+    ran = run_cli("rule", written(tmp_path, MELD), "--variants", folder)
+    assert ran.returncode == 2 and ran.stdout == b""
+    said = ran.stderr.decode()
+    assert said.count("\n") == 1 and said.startswith("canasta-referee: error: --variants") and "Traceback" not in said
+    ran = subprocess.run([sys.executable, "-m", "adjudicator", "rule", str(written(tmp_path, MELD))],
+                         capture_output=True, cwd=ROOT, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT), "CANASTA_VARIANTS_DIR": str(folder)})
+    assert ran.returncode == 2 and ran.stderr.decode().count("\n") == 1 and b"Traceback" not in ran.stderr
+
+
+def test_a_usage_error_is_one_line():
+    for argv in (["judge", "x.json"], ["options", "x.json", "--limit", "0"], []):
+        ran = run_cli(*argv)
+        said = ran.stderr.decode()
+        assert ran.returncode == 2 and said.count("\n") == 1 and said.startswith("canasta-referee: error:"), said
+
+
+def test_bytes_that_are_not_utf8_are_named_by_their_offset(tmp_path):
+    path = tmp_path / "latin1.json"
+    raw = '{"variant": "sv-classic", "note": "bl\u00e5b\u00e6r"}'.encode("latin-1")
+    path.write_bytes(raw)
+    problem = problem_of(run_cli("rule", path, "--lang", "sv"))
+    assert problem["type"].endswith("/malformed-json") and f" {raw.index(0xE5)} " in problem["detail"]
+    assert "codec" not in problem["detail"] and "surrogate" not in problem["detail"]

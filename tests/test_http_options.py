@@ -211,8 +211,11 @@ def test_a_long_group_comes_in_pages_with_its_count(client):
     conforms(body, "Options")
     [meld] = body["groups"]
     assert meld["kind"] == "meld" and meld["complete"] and meld["count"] > 40 and len(meld["options"]) == 10
-    rest = client.post("/v1/options?group=meld&limit=1000&offset=10",
-                       json={"variant": "sv-classic", "situation": LONG}).get_json()["groups"][0]
+    rest = client.post("/v1/options?group=meld&limit=1000&offset=10", json={"variant": "sv-classic", "situation": LONG})
+    if rest.status_code == 413:  # a page of 1,000 is priced before the walk knows the group's size: the hint fits
+        rest = client.post(f"/v1/options?group=meld&limit={rest.get_json()['max_limit']}&offset=10",
+                           json={"variant": "sv-classic", "situation": LONG})
+    rest = rest.get_json()["groups"][0]
     assert rest["offset"] == 10 and len(rest["options"]) == meld["count"] - 10
     keys = [o["key"] for o in meld["options"] + rest["options"]]
     assert len(set(keys)) == meld["count"]  # no move twice, none left out of the pages

@@ -61,8 +61,14 @@ def _ours(found: list) -> list[str]:
 @pytest.mark.parametrize("situation", [SITUATION, DRAWN, WHOLE_HAND], ids=["before-drawing", "after-drawing",
                                                                              "unopened-hand"])
 def test_options_leave_no_cycles(client, variant, situation):
+    body = {"variant": variant, "situation": situation}
+    limit = 1000
+    refused = client.post(f"/v1/options?limit={limit}", json=body)
+    if refused.status_code == 413:  # a page is priced before the walk at what the hand could hold: the hint fits
+        limit = refused.get_json()["max_limit"]
+
     def call():
-        resp = client.post("/v1/options?limit=1000", json={"variant": variant, "situation": situation})
+        resp = client.post(f"/v1/options?limit={limit}", json=body)
         assert resp.status_code == 200
 
     assert _ours(_cyclic_garbage(call)) == []

@@ -16,8 +16,9 @@ Layout:
 * :mod:`web_api.scoring_api` -- ``/v1/score``.
 * :mod:`web_api.compare_api` -- ``/v1/compare`` and ``/v1/matrix``.
 * :mod:`web_api.budgets` -- every request priced before the work (:mod:`adjudicator.cost`) and refused
-  over its budget (413 ``over-budget``), and the turns long work takes; :mod:`web_api.streaming` -- long
-  answers written as they are made.
+  over its budget (413 ``over-budget``), and the turns long work takes; :mod:`web_api.admission` -- a few
+  heavy requests at a time per worker, the rest wait briefly or are shed (503 ``busy``);
+  :mod:`web_api.streaming` -- long answers written as they are made.
 * :mod:`web_api.security` -- security headers, caching, CORS on every response: the one
   ``after_request`` hook, which also says the language and calls revalidation and compression.
 * :mod:`web_api.caching`, :mod:`web_api.compression` -- ETags and 304s; gzip and brotli.
@@ -42,6 +43,9 @@ when a key is not given):
   seconds (env ``CANASTA_BATCH_BUDGET``, ``CANASTA_BATCH_DEADLINE``): :mod:`web_api.batch_api`.
 * ``REQUEST_BUDGET`` -- a single request's budget of work in the same units (env ``CANASTA_REQUEST_BUDGET``):
   :mod:`web_api.budgets`.
+* ``HEAVY_SLOTS``, ``HEAVY_QUEUE``, ``HEAVY_WAIT`` -- heavy requests a worker works on at once, how many more
+  wait their turn, and for how many seconds at most (env ``CANASTA_HEAVY_SLOTS``, ``CANASTA_HEAVY_QUEUE``,
+  ``CANASTA_HEAVY_WAIT``): :mod:`web_api.admission`.
 """
 
 from __future__ import annotations
@@ -52,9 +56,10 @@ from typing import Any
 
 from flask import Flask
 
+from adjudicator.answers import limits
 from adjudicator.variants import load_all
 
-from . import (batch_api, budgets, compare_api, meta_api, options_api, page, replay_api, rulings_api, scoring_api,
+from . import (admission, batch_api, budgets, compare_api, meta_api, options_api, page, replay_api, rulings_api, scoring_api,
                security, variants_api)
 from .flask_app import ServiceFlask
 from .jsonio import OrjsonProvider
@@ -65,7 +70,7 @@ from .response import ServiceResponse
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI_PATH = ROOT / "openapi.yaml"
 
-DEFAULT_MAX_CONTENT_LENGTH = 256 * 1024
+DEFAULT_MAX_CONTENT_LENGTH = limits.BODY_BYTES  # the command line reads no more (adjudicator.answers.limits)
 
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": DEFAULT_MAX_CONTENT_LENGTH,  # bigger request bodies get a 413 problem
@@ -73,6 +78,9 @@ DEFAULTS: dict[str, Any] = {
     "BATCH_BUDGET": batch_api.DEFAULT_BATCH_BUDGET,  # a batch's estimated work, in cost units
     "BATCH_DEADLINE": batch_api.DEFAULT_BATCH_DEADLINE,  # seconds a batch may work; the rest is "not done"
     "REQUEST_BUDGET": budgets.DEFAULT_REQUEST_BUDGET,  # a single request's estimated work, in cost units
+    "HEAVY_SLOTS": admission.DEFAULT_SLOTS,  # heavy requests a worker works on at once
+    "HEAVY_QUEUE": admission.DEFAULT_QUEUE,  # heavy requests a worker keeps waiting for their turn
+    "HEAVY_WAIT": admission.DEFAULT_WAIT,  # seconds a heavy request waits for its turn at most
     "CORS_ALLOWED_ORIGINS": "",  # no cross-origin access
     "VARIANTS_DIR": None,  # None: CANASTA_VARIANTS_DIR or the repository's variants/
 }
@@ -89,14 +97,24 @@ def _from_environment() -> dict[str, Any]:
                 unit = "bytes" if key.endswith("LENGTH") else "cost units"
                 raise ValueError(f"{name} must be a positive number of {unit}, not {raw_limit!r}")
             settings[key] = int(raw_limit)
-    raw_deadline = os.environ.get("CANASTA_BATCH_DEADLINE", "").strip()
-    if raw_deadline:
-        try:
-            settings["BATCH_DEADLINE"] = float(raw_deadline)
-        except ValueError:
-            settings["BATCH_DEADLINE"] = -1.0
-        if not 0 < settings["BATCH_DEADLINE"] < float("inf"):
-            raise ValueError(f"CANASTA_BATCH_DEADLINE must be a positive number of seconds, not {raw_deadline!r}")
+    for key, least in (("HEAVY_SLOTS", 1), ("HEAVY_QUEUE", 0)):
+        name = f"CANASTA_{key}"
+        raw_count = os.environ.get(name, "").strip()
+        if raw_count:
+            if not raw_count.isdigit() or int(raw_count) < least:
+                raise ValueError(f"{name} must be a whole number of requests, at least {least}, not {raw_count!r}")
+            settings[key] = int(raw_count)
+    for key, zero in (("BATCH_DEADLINE", False), ("HEAVY_WAIT", True)):
+        name = f"CANASTA_{key}"
+        raw_seconds = os.environ.get(name, "").strip()
+        if raw_seconds:
+            try:
+                settings[key] = float(raw_seconds)
+            except ValueError:
+                settings[key] = -1.0
+            if not (0 <= settings[key] if zero else 0 < settings[key]) or settings[key] == float("inf"):
+                which = "0 or more" if zero else "a positive number of"
+                raise ValueError(f"{name} must be {which} seconds, not {raw_seconds!r}")
     if "CORS_ALLOWED_ORIGINS" in os.environ:
         settings["CORS_ALLOWED_ORIGINS"] = os.environ["CORS_ALLOWED_ORIGINS"]
     return settings
@@ -121,6 +139,7 @@ def create_app(config: dict | None = None) -> Flask:
     # after_request hook also says the language and runs revalidation and compression (web_api.security)
     app.before_request(compare_api.words_first)  # ?words= and Prefer, read before the body
     budgets.init_app(app)  # turns for every request; a 413 for one over its budget
+    admission.init_app(app)  # heavy work a few at a time per worker; the rest wait briefly, or get a 503
     app.register_blueprint(meta_api.bp)
     app.register_blueprint(variants_api.bp)
     app.register_blueprint(rulings_api.bp)

@@ -18,8 +18,10 @@ Bounded by design (issue 24): a batch can neither outlive its worker nor fill it
   about 9 s of the heaviest work on a quiet 2-core machine: half the deadline, for a busy one)
   is refused with a 413 ``batch-over-budget`` problem that gives the estimate, the budget and
   ``max_items``: how many items like these fit in one batch. Split the list into batches of at most that many.
+* **Its turn.** A batch is heavy work, admitted among the worker's other heavy work once its body is read
+  (:mod:`web_api.admission`): it may wait its turn, or be shed with a 503 ``busy``.
 * **A deadline for the work in progress.** Items are worked out until ``BATCH_DEADLINE``
-  seconds after the request began (env ``CANASTA_BATCH_DEADLINE``, default
+  seconds after the batch's work began (its turn came; env ``CANASTA_BATCH_DEADLINE``, default
   :data:`DEFAULT_BATCH_DEADLINE`, below gunicorn's ``timeout`` of 30 s); every item after that
   is answered with a 503 ``batch-deadline`` problem in its place: the answer is still 200, the
   finished items are kept, and those items are to be sent again. At least one item is always
@@ -47,7 +49,7 @@ from typing import Any, Callable, Iterator
 from flask import Blueprint, Response, current_app, request
 
 from adjudicator import turns
-from adjudicator.answers import batch_item
+from adjudicator.answers import batch_item, limits
 from adjudicator.cost import ruling_cost, score_cost  # noqa: F401 -- their old home was here
 from adjudicator.input.shape import check
 from adjudicator.model.errors import AdjudicatorError
@@ -56,15 +58,15 @@ from adjudicator.words.render import render
 
 from adjudicator.answers import serialize
 
-from . import jsonio
+from . import admission, jsonio
 from .budgets import COST_KEY
 from .compare_api import wants_words
 from .language import current_language
-from .problems import ApiProblem, json_body, problem_type
+from .problems import ApiProblem, body_bytes, parse_body, problem_type
 from .streaming import pieces
 from .variants_api import loaded_variants
 
-DEFAULT_BATCH_MAX_CONTENT_LENGTH = 4 * 1024 * 1024
+DEFAULT_BATCH_MAX_CONTENT_LENGTH = limits.BATCH_BODY_BYTES  # as the command line (adjudicator.answers.limits)
 DEFAULT_BATCH_BUDGET = 100_000  # cost units (below); about 9 s of the heaviest rulings on a quiet 2-core machine
 DEFAULT_BATCH_DEADLINE = 20.0  # seconds after the request began; gunicorn's timeout is 30
 
@@ -145,9 +147,11 @@ def _item_problem(slug: str, status: int, message: Message, lang: str) -> bytes:
 
 
 def _batch(answer: Callable[[Any, dict, str], dict], cost: Callable[[Any, dict], int]) -> Response:
-    started = time.monotonic()
+    raw = body_bytes()
+    admission.enter()  # heavy whatever it holds: reading a batch's JSON alone takes a while (web_api.admission)
+    started = time.monotonic()  # the deadline counts the work, not the wait for its turn
     variants = loaded_variants()
-    items = check(json_body(), "batch", variants)["requests"]
+    items = check(parse_body(raw), "batch", variants)["requests"]
     _check_budget(items, cost, variants)
     lang = current_language()
     seconds = current_app.config["BATCH_DEADLINE"]

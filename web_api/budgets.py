@@ -1,20 +1,23 @@
-"""Budgets of single requests, and turns: what keeps one request from holding a worker (issue 36).
+"""Budgets of single requests, and turns: what keeps one request from holding a worker (issues 36 and 45).
 
 * **A budget of work, checked before the work.** Every request that makes the engine work -- a
   ruling, a score, the options of a situation, a comparison, a replay -- is priced by the engine's
-  cost model (:mod:`adjudicator.cost`) from the body as sent, before it is parsed; the options
-  and a comparison of options are priced again from the real sizes of their groups once the walk
-  has found them, before any option of the page is made. A request over ``REQUEST_BUDGET`` units
-  (env ``CANASTA_REQUEST_BUDGET``, default :data:`DEFAULT_REQUEST_BUDGET`: a few seconds of the
-  heaviest work, well inside gunicorn's ``timeout`` and below 5 s of CPU) is answered with a 413
-  ``over-budget`` problem that says, in words and as data, what to send instead: ``max_limit``
-  (fewer options a group: ``?limit=``), ``max_variants`` (a comparison of fewer variants),
-  ``max_moves`` (a shorter log), with ``cost`` and ``budget``. Batches keep their own budget (a
-  batch of many requests, :mod:`web_api.batch_api`), in the same units.
+  cost model (:mod:`adjudicator.cost`) from the body as sent, before any search: the options and a
+  comparison of options with their walks and their pages at most as long as the groups can be, so a
+  refusal costs no walk (issue 45). A request over ``REQUEST_BUDGET`` units (env
+  ``CANASTA_REQUEST_BUDGET``, default :data:`DEFAULT_REQUEST_BUDGET`: a few seconds of the heaviest work,
+  well inside gunicorn's ``timeout`` and below 5 s of CPU) is answered with a 413 ``over-budget``
+  problem that says, in words and as data, what to send instead: ``max_limit`` (fewer options a group:
+  ``?limit=``; a request with it fits), ``max_variants`` (a comparison of fewer variants),
+  ``max_moves`` (a shorter log), with ``cost`` and ``budget``. Once the walks are done, the pages'
+  real cost is checked against their price (:func:`page_within`): never over it, or the model is
+  wrong and says so in the log. Batches keep their own budget (a batch of many requests,
+  :mod:`web_api.batch_api`), in the same units.
 * **Turns.** The engine calls :func:`adjudicator.turns.checkpoint` between small units of work; for
   every request this module sets the hook that, every :data:`TURN_SECONDS` of work, sleeps for a
   moment: under gunicorn's gevent worker that lets the worker's other connections (its liveness
-  probe among them) and its heartbeat run, so a long request never holds them.
+  probe among them) and its heartbeat run, so a long request never holds them. How many long requests
+  a worker takes at once is :mod:`web_api.admission`'s.
 
 A streamed answer (:mod:`web_api.streaming`) takes its turns as it is written.
 """
@@ -22,13 +25,16 @@ A streamed answer (:mod:`web_api.streaming`) takes its turns as it is written.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from flask import Flask, Response, current_app, request
 
 from adjudicator import cost, turns
 from adjudicator.cost import OverBudget
 from adjudicator.model.messages import msg
+from adjudicator.options.paging import Page
 
+from . import admission
 from .problems import problem_response
 
 DEFAULT_REQUEST_BUDGET = 80_000  # cost units: calibrated in bench/budget_bench.py --calibrate (BENCHMARKS.md)
@@ -38,7 +44,20 @@ _TOKEN_KEY = "canasta.turns"
 
 
 def give_way() -> None:
-    time.sleep(TURN_PAUSE)  # under gevent: the event loop runs the other greenlets, then this one again
+    """The turn of long work: under gunicorn's gevent worker, wait until the event loop has nothing else to do --
+    every connection with something to read or a request to answer (a liveness probe, a ruling) goes first, so
+    long work never stands in front of short (issue 45); elsewhere (threads), a short sleep."""
+    if _patched():
+        import gevent
+
+        gevent.idle()
+    else:
+        time.sleep(TURN_PAUSE)
+
+
+def _patched() -> bool:
+    """Whether this process runs under gevent's patches (gunicorn's gevent worker): ``time.sleep`` is gevent's."""
+    return getattr(time.sleep, "__module__", "").startswith("gevent")
 
 
 def new_turns() -> turns.Turns:
@@ -59,13 +78,37 @@ def over(cost: int) -> bool:
 
 
 def admit(kind: str, body, variants: dict) -> None:
-    """Refuse a ruling (``adjudicate``), a ``score`` or a ``replay`` over the budget, before any work; for a log,
-    with the most moves of it that fit."""
+    """Refuse a ruling (``adjudicate``), a ``score`` or a ``replay`` over the budget, before any work (for a log,
+    with the most moves of it that fit); then admit its work among the worker's heavy work where it is heavy
+    (:mod:`web_api.admission`: it may wait its turn, or be shed)."""
     price = {"adjudicate": cost.ruling_cost, "score": cost.score_cost, "replay": cost.replay_cost}[kind]
     units = price(body, variants)
     if over(units):
         moves = cost.largest_log(body, variants, budget()) if kind == "replay" else None
         raise OverBudget(kind, units, budget(), moves=moves or None)
+    admission.enter(units)
+
+
+def smaller_page(price: Callable[[Page], int], page: Page) -> dict:
+    """What an options request or a comparison of options over the budget may send instead, priced by ``price``
+    (the request's own price of a page): the largest ``limit`` that fits, else one group at a time."""
+    fits = cost.largest_limit(price, page, budget())
+    return {"limit": fits} if fits else {"group": page.group is None}
+
+
+def page_within(kind: str, body, variants: dict, listed: list, page: Page) -> int:
+    """The walks are done and nothing of the page made: its cost from the groups' real sizes (``listed``: each
+    variant's id and listing), never more than it was priced at before the walks. Were it more, the cost model's
+    bound on a group was wrong: the log says so, and the budget still holds."""
+    real = cost.page_cost(body, variants, [(variants[vid], options) for vid, options in listed], page)
+    priced = cost.pages_priced(body, variants, page, [vid for vid, _ in listed])
+    if real > priced:
+        current_app.logger.error("the cost model priced the page of %s at %d units; its groups' real sizes make %d",
+                                 kind, priced, real)
+        total = request.environ.get(COST_KEY, 0) - priced + real
+        if over(total):
+            raise OverBudget(kind, total, budget(), group=page.group is None)
+    return real
 
 
 def _take_turns() -> None:

@@ -38,7 +38,7 @@ from adjudicator.cost import OverBudget
 from adjudicator.model.messages import Message, msg
 from adjudicator.options.paging import GROUP_KINDS, LIMIT, MAX_LIMIT, MAX_OFFSET, Page
 
-from . import budgets, streaming
+from . import admission, budgets, streaming
 from .language import current_language
 from .problems import ApiProblem, json_body
 from .response import answered
@@ -60,37 +60,39 @@ def compare():
     page = query_page()
     variants = loaded_variants()
     body = json_body()
-    spent = cost.compare_cost(body, variants, page)  # before any work: each variant's ruling, score or walk
-    if budgets.over(spent):
-        raise OverBudget("compare", spent, budgets.budget(), **_fewer(body, variants, page))
-    pages = {"units": 0}
+    price = cost.compare_price(body, variants)  # before any work, the body read once (issues 44, 45)
+    units = price(page)
+    if budgets.over(units):
+        raise OverBudget("compare", units, budgets.budget(), **_smaller(body, variants, price, page))
+    admission.enter(units)
+    made = {"pages": 0}
 
-    def admit(listed: list) -> None:  # the walks are done: price the pages from the groups' real sizes
-        shown = [(variants[vid], options) for vid, options in listed]
-        units = cost.page_cost(body, variants, shown, page)
-        if budgets.over(spent + units):
-            fits = cost.largest_page(body, variants, shown, page, budgets.budget() - spent)
-            raise OverBudget("compare", spent + units, budgets.budget(), limit=fits or None,
-                             group=not fits and page.group is None)
-        pages["units"] = units
+    def admit(listed: list) -> None:  # the walks are done: the pages from the groups' real sizes, nothing made yet
+        made["pages"] = budgets.page_within("compare", body, variants, listed, page)
 
     maker = streaming.Maker()
     got = answer("compare", body, current_language(), variants=variants, words=wants_words(), citations=citations,
                  limit=page.limit, offset=page.offset, group=page.group, admit=admit, lazily=maker)
     if got.status != 200 or not maker.made:  # nothing made lazily (a comparison of rulings): as any answer
         return answered(got)
-    return streaming.respond(got.document, pages["units"] > STREAM_UNITS, current_app.logger)
+    return streaming.respond(got.document, made["pages"] > STREAM_UNITS, current_app.logger)
 
 
-def _fewer(body, variants, page: Page) -> dict:
-    """What a comparison over budget before any work may send instead: fewer variants, else one group."""
-    named = len(cost.compare_ids(body, variants)) if isinstance(body, dict) else 0
-    fits = cost.largest_comparison(body, variants, page, budgets.budget()) if named > 1 else 0
-    if 0 < fits < named:
-        return {"variants": fits}
-    options = isinstance(body, dict) and cost.compare_kind(body) == "options"
+def _smaller(body, variants, price, page: Page) -> dict:
+    """What a comparison over budget may send instead: for options, a smaller page of every variant named; else
+    fewer variants; else, for options, one group at a time."""
+    if not isinstance(body, dict):
+        return {}
+    options = cost.compare_kind(body) == "options"
+    if options:
+        hint = budgets.smaller_page(price, page)
+        if "limit" in hint:
+            return hint
+    named = len(cost.compare_ids(body, variants))
+    fewer = cost.largest_comparison(body, variants, page, budgets.budget()) if named > 1 else 0
+    if 0 < fewer < named:
+        return {"variants": fewer}
     return {"group": options and page.group is None}
-
 
 
 # ----------------------------------------------------------------------------------------------
@@ -154,7 +156,7 @@ def wants_words() -> bool:
     return known
 
 
-WORD_ENDPOINTS = frozenset({"rulings.adjudicate", "batch.adjudicate_batch", "compare.compare"})
+WORD_ENDPOINTS = frozenset({"rulings.adjudicate", "batch.adjudicate_batch", "compare.compare", "options.options"})
 
 
 def words_first() -> None:

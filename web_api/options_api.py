@@ -19,8 +19,8 @@ from adjudicator.answers import answer
 from adjudicator.cost import OverBudget
 from adjudicator.options.paging import GROUP_KINDS, LIMIT, MAX_LIMIT, Page  # noqa: F401 -- their old home
 
-from . import budgets, streaming
-from .compare_api import query_number, query_page  # noqa: F401 -- query_number: its old home
+from . import admission, budgets, streaming
+from .compare_api import query_number, query_page, wants_words  # noqa: F401 -- query_number: its old home
 from .language import current_language
 from .problems import json_body
 from .response import answered
@@ -35,22 +35,19 @@ def options():
     page = query_page()
     variants = loaded_variants()
     body = json_body()
-    walk = cost.options_cost(body, variants, page)  # before any work: the walk of the groups shown
-    if budgets.over(walk):
-        raise OverBudget("options", walk, budgets.budget(), group=page.group is None)
-    units = {"page": 0}
+    price = cost.options_price(body, variants)  # before any search: the walks, and the page at most (issue 45)
+    units = price(page)
+    if budgets.over(units):
+        raise OverBudget("options", units, budgets.budget(), **budgets.smaller_page(price, page))
+    admission.enter(units)
+    made = {"page": 0}
 
-    def admit(listed: list) -> None:  # the walk is done: the page, from the groups' real sizes, nothing made yet
-        shown = [(variants[vid], options) for vid, options in listed]
-        units["page"] = cost.page_cost(body, variants, shown, page)
-        if budgets.over(walk + units["page"]):
-            fits = cost.largest_page(body, variants, shown, page, budgets.budget() - walk)
-            raise OverBudget("options", walk + units["page"], budgets.budget(), limit=fits or None,
-                             group=not fits and page.group is None)
+    def admit(listed: list) -> None:  # the walk is done: the page from the groups' real sizes, nothing made yet
+        made["page"] = budgets.page_within("options", body, variants, listed, page)
 
     maker = streaming.Maker()
     got = answer("options", body, current_language(), variants=variants, limit=page.limit, offset=page.offset,
-                 group=page.group, admit=admit, lazily=maker)
+                 group=page.group, words=wants_words(), admit=admit, lazily=maker)
     if got.status != 200 or not maker.made:  # a problem, or nothing made lazily: as any answer
         return answered(got)
-    return streaming.respond(got.document, units["page"] > STREAM_UNITS, current_app.logger)
+    return streaming.respond(got.document, made["page"] > STREAM_UNITS, current_app.logger)

@@ -137,6 +137,20 @@ def problem_response(status: int, title: str, detail: str, *, type: str | None =
 # Reading request bodies
 
 
+class BodyTooLarge(Exception):
+    """Raised by the server while reading a body whose chunks announce more than the request's limit
+    (:mod:`web_api.workers`): the answer is the 413 at once, not after waiting for bytes that would be refused."""
+
+
+def body_limits(app: Flask) -> tuple[int | None, dict[str, int]]:
+    """The largest body ``app`` reads: ``(MAX_CONTENT_LENGTH, {path: its own limit})`` -- the batch endpoints take
+    ``BATCH_MAX_CONTENT_LENGTH`` (:mod:`web_api.batch_api`). For the server, which refuses a longer body early."""
+    config = app.config
+    batches = {rule.rule: config["BATCH_MAX_CONTENT_LENGTH"] for rule in app.url_map.iter_rules()
+               if rule.endpoint.startswith("batch.")}
+    return config.get("MAX_CONTENT_LENGTH"), batches
+
+
 def _is_json_mimetype(mimetype: str) -> bool:
     return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
 
@@ -176,6 +190,8 @@ def _read_body() -> bytes:
         cause = e.__context__  # werkzeug turns the server's OSError or ValueError into ClientDisconnected
     except Exception as e:  # noqa: BLE001 -- the server's own parse errors (gunicorn's InvalidChunkSize, ...)
         cause = e
+    if isinstance(cause, BodyTooLarge):
+        raise RequestEntityTooLarge() from None
     if isinstance(cause, TimeoutError):
         late = msg("detail.body_late")
         raise ApiProblem(408, "Request Timeout", late, type="request-timeout",
@@ -233,22 +249,33 @@ def json_body() -> dict:
 
     * 415 ``unsupported-media-type`` when the Content-Type is not ``application/json``
       (or ``application/*+json``); the response carries ``Accept-Post: application/json``.
-    * 400 ``malformed-json`` when the body is empty, not UTF-8, not JSON (``NaN`` and
-      ``Infinity`` included), nested too deeply, or has an integer too long to parse.
+    * 400 ``malformed-json`` when the body is empty, not UTF-8 (the detail says at which byte),
+      not JSON (``NaN`` and ``Infinity`` included), nested too deeply, or has an integer too long to parse.
     * 400 ``body-not-an-object`` when the JSON is valid but not an object.
     * 400 ``malformed-json`` also when a string holds an unpaired UTF-16 surrogate escape (not text),
       or when an object names a member twice (its pointer is the second one: I-JSON, RFC 7493).
     * 413 (via werkzeug) when the body exceeds ``MAX_CONTENT_LENGTH``, whether the
-      Content-Length says so up front or a body without one (chunked) runs past it.
+      Content-Length says so up front or a body without one (chunked) runs past it, or a chunk
+      announces more than that (refused at once: :mod:`web_api.workers`).
 
     400s carry ``errors: [{"pointer": "", "detail": ...}]``. No input bytes make it raise
-    anything but an :class:`ApiProblem` or a werkzeug ``HTTPException``.
+    anything but an :class:`ApiProblem` or a werkzeug ``HTTPException``. It is :func:`body_bytes`
+    then :func:`parse_body`, for a caller with something to do between reading and parsing.
     """
+    return parse_body(body_bytes())
+
+
+def body_bytes() -> bytes:
+    """The request body's bytes, read whole (the 415, 413, 408 and 400s of reading: :func:`json_body`)."""
     if not _is_json_mimetype(_mimetype(request.environ)):
         detail = msg("detail.media_type", got=request.mimetype) if request.mimetype else msg("detail.no_media_type")
         raise ApiProblem(415, "Unsupported Media Type", detail, type="unsupported-media-type",
                          headers={"Accept-Post": "application/json"})
-    raw = _read_body()
+    return _read_body()
+
+
+def parse_body(raw: bytes) -> dict:
+    """The JSON object of a body's bytes (the 400s of parsing: :func:`json_body`)."""
     if not raw.strip():
         raise ApiProblem(400, "Malformed JSON", msg("detail.empty_body"), type="malformed-json",
                          errors=[{"pointer": "", "detail": msg("detail.empty_body")}])
@@ -259,9 +286,7 @@ def json_body() -> dict:
         raise ApiProblem(400, "Malformed JSON", detail, type="malformed-json",
                          errors=[{"pointer": e.pointer, "detail": detail}]) from None
     except jsonio.JSONDecodeError as e:
-        reason = str(e)  # orjson's own words: "depth limit exceeded", "no low surrogate in string", ...
-        detail = (msg("detail.too_deep") if "depth limit" in reason else
-                  msg("detail.surrogate") if "surrogate" in reason else msg("detail.not_json", reason=reason))
+        detail = _not_json(raw, str(e))
         raise ApiProblem(400, "Malformed JSON", detail, type="malformed-json",
                          errors=[{"pointer": "", "detail": detail}]) from None
     if not isinstance(data, dict):
@@ -271,6 +296,20 @@ def json_body() -> dict:
                          errors=[{"pointer": "", "detail": detail}])
     remember_body_language(data)
     return data
+
+
+def _not_json(raw: bytes, reason: str) -> Message:
+    """Why a body is not JSON, in words: bytes that are not UTF-8 (at which byte), nesting too deep, a lone
+    surrogate escape, or orjson's own words for the rest ("unexpected character", ...)."""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:  # orjson says "surrogates not allowed" of any bytes that are not UTF-8
+        return msg("detail.not_utf8", offset=error.start)
+    if "depth limit" in reason:
+        return msg("detail.too_deep")
+    if "surrogate" in reason:
+        return msg("detail.surrogate")
+    return msg("detail.not_json", reason=reason)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -291,8 +330,8 @@ def _handle_http_exception(e: HTTPException) -> Response:
     elif isinstance(e, MethodNotAllowed) and has_request_context():
         detail = msg("detail.method_not_allowed", method=request.method, path=request.path,
                      allowed=", ".join(e.valid_methods or []))
-    elif isinstance(e, RequestEntityTooLarge):
-        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    elif isinstance(e, RequestEntityTooLarge):  # the request's own limit: a batch's is larger
+        limit = request.max_content_length if has_request_context() else current_app.config.get("MAX_CONTENT_LENGTH")
         detail = msg("detail.too_large", limit=limit) if limit else msg("detail.too_large_unknown")
     return problem_response(status, title, detail, base=base)
 

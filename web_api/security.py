@@ -214,7 +214,8 @@ def _finish_for(origins: frozenset[str]):
         mimetype = ctype.split(";", 1)[0].strip().lower() if ctype else ""
         vary: list[str] = []
         if says_language(path, mimetype):
-            headers.add("Content-Language", current_language())
+            if "content-language" not in present:  # a problem says it already (web_api.problems): once
+                headers.add("Content-Language", current_language())
             vary.append("Accept-Language")
         headers.add(REQUEST_ID_HEADER, request_id_of(environ))
         page = is_page_path(path)

@@ -42,9 +42,14 @@ class Lazy:
 
 def whole(value: Any) -> Any:
     """``value`` with every :class:`Lazy` in it made into a list (an answer made whole), in one walk: a part
-    with no Lazy in it is the very object given (the read-only parts the serializer shares stay shared)."""
+    with no Lazy in it is the very object given (the read-only parts the serializer shares stay shared). The
+    engine's checkpoint runs between the items made, as when they are written (:func:`_parts`)."""
     if isinstance(value, Lazy):
-        return [whole(item) for item in value.items]
+        made = []
+        for item in value.items:
+            made.append(whole(item))
+            turns.checkpoint()
+        return made
     if isinstance(value, dict):
         changed: dict | None = None
         for key, item in value.items():

@@ -16,6 +16,9 @@ the process) with these additions:
   time that is left, and the app answers a late body with a 408 problem
   (:func:`web_api.problems.json_body`). A client that trickles its body holds a greenlet for
   that long at most.
+* **A body longer than the app reads, refused at once.** A chunked body whose chunk sizes announce more than
+  the app's limit for the path (:func:`web_api.problems.body_limits`) is a 413 as soon as the chunk's size
+  line is read, not after the body's deadline has waited for bytes that would be refused anyway.
 * **Connection: close after a bad body.** When reading the body fails (malformed chunked
   framing, a timeout, a disconnect), where the next request on the connection would start is
   unknown: the answer says ``Connection: close`` and the connection is closed.
@@ -26,7 +29,8 @@ the process) with these additions:
 * **A deadline for writing the answer.** Each piece of an answer (:data:`WRITE_PIECE` bytes)
   must be taken by the client within :data:`ANSWER_WRITE_TIMEOUT` seconds: a client that stops
   reading is dropped once the socket buffers are full and that time has passed, and the
-  greenlet, its answer and (for a streamed batch) its remaining work go with it.
+  greenlet, its answer and (for a streamed batch) its remaining work go with it. Between two
+  pieces the worker's other connections take a turn.
 * **A cap on connections.** A worker serves at most ``worker_connections`` connections at once
   (gunicorn.conf.py); one more gets a 503 problem with ``Retry-After`` and is closed, instead
   of waiting unseen in the listen backlog while slow clients hold every slot. :data:`SPARE_SLOTS`
@@ -66,7 +70,7 @@ from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
 from . import jsonio
-from .problems import PROBLEM_MIMETYPE, problem_type
+from .problems import PROBLEM_MIMETYPE, BodyTooLarge, body_limits, problem_type
 from .request_id import HEADER as REQUEST_ID_HEADER
 from .request_id import new_request_id
 from .security import NO_STORE, security_headers
@@ -102,7 +106,7 @@ _CLIENT_ERRORS: list[tuple[tuple[type[BaseException], ...], int, str, str, str]]
 _SERVER_ERRORS = (gerrors.InvalidResponseHeader, gerrors.InvalidResponseHeaderName)
 # Raised while draining the body of a request that was already answered (keep-alive): nobody asked.
 _BODY_ERRORS = (gerrors.InvalidChunkSize, gerrors.ChunkMissingTerminator, gerrors.InvalidChunkExtension,
-                gerrors.NoMoreData, TimeoutError)
+                gerrors.NoMoreData, TimeoutError, BodyTooLarge)
 
 WRITE_TIMEOUT = 5.0  # seconds to hand an error answer to the socket
 # Seconds a client may leave a piece of its answer untaken before it is dropped (env CANASTA_ANSWER_WRITE_TIMEOUT).
@@ -152,6 +156,7 @@ def problem_answer(status: int, title: str, slug: str, detail: str, request_id: 
     body["request_id"] = request_id
     payload = jsonio.dumps(body)
     headers = [("Date", util.http_date()), ("Connection", "close"), ("Content-Type", PROBLEM_MIMETYPE),
+               ("Content-Language", "en"),  # the worker's own words are English (the app's speak four languages)
                ("Content-Length", str(len(payload))), (REQUEST_ID_HEADER, request_id),
                *security_headers(page=False).items(), ("Cache-Control", NO_STORE)]
     return headers, payload
@@ -173,6 +178,21 @@ class _BodyReader:
             self.failed = True
             self._req.must_close = True  # the answer says "Connection: close"
             raise
+
+
+def _capped(parse_chunk_size, limit: int):
+    """gunicorn's ``ChunkedReader.parse_chunk_size``, raising :class:`~web_api.problems.BodyTooLarge` once the
+    chunks announced add up to more than ``limit`` bytes (before any byte of that chunk is waited for)."""
+    announced = [0]
+
+    def parse(*args, **kwargs):
+        size, rest = parse_chunk_size(*args, **kwargs)
+        announced[0] += size
+        if announced[0] > limit:
+            raise BodyTooLarge(f"the chunks announce more than {limit} bytes")
+        return size, rest
+
+    return parse
 
 
 def _with_deadline(chunk, sock, deadline: float):
@@ -218,6 +238,10 @@ class _WriteDeadline:
         self._sock.settimeout(ANSWER_WRITE_TIMEOUT)
         try:
             for start in range(0, len(view), WRITE_PIECE):
+                if start:
+                    # a client that reads fast never makes a send wait, so a long answer would be written without a
+                    # turn of the event loop: the worker's other connections (its /healthz) go between pieces
+                    gevent.sleep(0)
                 self._sock.sendall(view[start:start + WRITE_PIECE], flags)
         except TimeoutError:
             self.timed_out = True
@@ -342,6 +366,15 @@ class ProblemGeventWorker(GeventWorker):
         self.max_rss = MAX_RSS
         self.next_rss_check = 0.0
 
+    def body_limit(self, path: str) -> int | None:
+        """The longest body the app reads on ``path`` (None: no limit known, the app is not the service's)."""
+        limits = getattr(self, "_body_limits", None)
+        if limits is None:
+            app = self.wsgi
+            limits = self._body_limits = body_limits(app) if hasattr(app, "url_map") else (None, {})
+        default, own = limits
+        return own.get(path, default)
+
     def run(self):
         self.listener_names = {id(s): s.getsockname() for s in self.sockets}
         ggevent.StreamServer = _DrainingServer  # the server GeventWorker.run builds (this process only)
@@ -384,6 +417,9 @@ class ProblemGeventWorker(GeventWorker):
         body = getattr(req, "body", None)
         reader = None
         if body is not None and hasattr(body, "reader") and not isinstance(body.reader, _BodyReader):
+            limit = self.body_limit(req.path) if hasattr(body.reader, "parse_chunk_size") else None
+            if limit is not None:  # chunked: the chunks may not announce more than the app reads
+                body.reader.parse_chunk_size = _capped(body.reader.parse_chunk_size, limit)
             reader = body.reader = _BodyReader(body.reader, req)
         unreader = getattr(req, "unreader", None)  # the connection's: shared with the requests that follow
         bounded = bool(self.cfg.timeout) and hasattr(unreader, "chunk") and hasattr(unreader, "sock")

@@ -40,8 +40,12 @@ PHRASES: dict[str, str | tuple[str, str]] = {
     "detail.too_deep": "The request body is nested too deeply.",
     "detail.not_an_object": "The request body must be a JSON object, not {kind}.",
     "detail.surrogate": "A string holds half of a UTF-16 surrogate pair, which is not a character.",
+    "detail.not_utf8": "The request body is not UTF-8 text: the byte at offset {offset} (counting from 0) is not "
+                       "part of a valid character.",
     "detail.body_late": "The request body did not arrive in time; send it at once, with the headers.",
     "detail.body_unreadable": "The request body could not be read: {reason}",
+    "detail.not_a_file": "This is a folder, a pipe or a device, not a file: give a file that holds the body, or - "
+                         "to read it from standard input.",
     "detail.chunked_broken": "its chunked framing is malformed, or the connection closed before the last chunk",
     "detail.connection_closed": "the connection closed before the body was complete",
     "detail.query_repeated": "{name} is given {count} times; give it once.",
@@ -71,6 +75,10 @@ PHRASES: dict[str, str | tuple[str, str]] = {
     "detail.budget_moves": "Replaying this many moves is more work than one request may be; send at most the first "
                            "{moves} moves of the round.",
     "detail.budget_request": "This request is more work than one request may be; send a smaller one.",
+    # a crowd of long requests (issue 45)
+    "title.busy": "The service is busy",
+    "detail.busy": "The service is working on as many long requests as it takes at once; nothing of this one was "
+                   "worked out. Send it again in {seconds} seconds.",
 }
 
 

@@ -394,7 +394,7 @@ def _result(r: VariantResult, lang: str, problem_type, words: bool = True, page:
     if r.ruling is not None:
         return {"variant": r.variant, "ruling": ruling(r.ruling, lang, words)}
     if r.options is not None:  # the comparison's page of them, as /v1/options pages one variant's
-        return {"variant": r.variant, "options": options(r.options, lang, page.limit, page.offset, page.group)}
+        return {"variant": r.variant, "options": options(r.options, lang, page.limit, page.offset, page.group, words)}
     if r.score is not None:
         return {"variant": r.variant, "score": score(r.score, lang)}
     assert r.problem is not None, "a variant's result is a ruling, options, a score or a problem"
@@ -406,7 +406,7 @@ def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug, words: 
 
     ``words=False``: the variants' rulings without their words (the differences keep theirs)."""
     if c.kind == "options":
-        return options_comparison(c, lang, problem_type)
+        return options_comparison(c, lang, problem_type, words)
     groups = [{"verdict": g.verdict, "variants": list(g.variants)} if g.verdict is not None else
               {"totals": dict(g.totals or {}), "variants": list(g.variants)} for g in c.groups]
     return {"kind": c.kind, "variants": list(c.variants),
@@ -459,8 +459,9 @@ def matrix(ids: list[str], rows: tuple[MatrixRow, ...], lang: str) -> dict:
 # Options: what may I do? (/v1/options, and /v1/compare of a situation alone)
 
 
-def option(o, lang: str) -> dict:
-    """One option: its stable key, what it is in words, the action to send to ``/v1/adjudicate``, its ruling."""
+def option(o, lang: str, words: bool = True) -> dict:
+    """One option: its stable key, what it is in words, the action to send to ``/v1/adjudicate``, its ruling
+    (``words=False``: without its sentences, as :func:`ruling` gives it)."""
     out = {"key": o.key, "kind": o.kind, "way": o.way, "verdict": o.verdict,
            "description": render(o.message, lang), "message": o.message.code(), "action": o.body,
            "cards": list(o.cards)}
@@ -470,30 +471,31 @@ def option(o, lang: str) -> dict:
         out["points"] = o.points
     if o.kind == ActionType.GO_OUT:
         out["concealed"] = o.concealed
-    out["ruling"] = ruling(o.ruling, lang)
+    out["ruling"] = ruling(o.ruling, lang, words)
     return out
 
 
-def option_group(g, lang: str, limit: int | None = None, offset: int = 0) -> dict:
+def option_group(g, lang: str, limit: int | None = None, offset: int = 0, words: bool = True) -> dict:
     """A group with its ``count`` of options and the page ``offset``/``limit`` of them (all by default)."""
     page = g.options[offset:None if limit is None else offset + limit]
     out = {"kind": g.kind, "phase": g.phase, "heading": render(g.message, lang), "drew": g.drew,
            "assumed": g.assumed, "possible": g.possible, "count": g.count, "complete": g.complete,
-           "offset": offset, "options": [option(o, lang) for o in page]}
+           "offset": offset, "options": [option(o, lang, words) for o in page]}
     if g.blocked is not None:
-        out["blocked"] = ruling(g.blocked, lang)
+        out["blocked"] = ruling(g.blocked, lang, words)
     if g.missing:
         out["missing"] = list(g.missing)
     return out
 
 
-def options(o, lang: str, limit: int | None = None, offset: int = 0, only: str | None = None) -> dict:
+def options(o, lang: str, limit: int | None = None, offset: int = 0, only: str | None = None,
+            words: bool = True) -> dict:
     need = o.requirement
     return {"variant": o.variant, "phase": o.phase,
             "opening_requirement": None if need is None else {
                 "points": need.points, "canasta_required": need.canasta_required,
                 "text": render(requirement_message(need), lang), **_standing(need, lang)},
-            "groups": [option_group(g, lang, limit, offset) for g in o.groups if only in (None, g.kind)]}
+            "groups": [option_group(g, lang, limit, offset, words) for g in o.groups if only in (None, g.kind)]}
 
 
 def option_difference(d, lang: str) -> dict:
@@ -502,10 +504,10 @@ def option_difference(d, lang: str) -> dict:
          "ruling": None if e.ruling is None else ruling(e.ruling, lang)} for e in d.variants]}
 
 
-def options_comparison(c: Comparison, lang: str, problem_type=lambda slug: slug) -> dict:
+def options_comparison(c: Comparison, lang: str, problem_type=lambda slug: slug, words: bool = True) -> dict:
     """A comparison of the options open in one situation under several variants."""
     return {"kind": c.kind, "variants": list(c.variants),
-            "results": [_result(r, lang, problem_type, page=c.page) for r in c.results],
+            "results": [_result(r, lang, problem_type, words, c.page) for r in c.results],
             "agree": c.agree,
             "groups": [{"options": list(g.options or ()), "variants": list(g.variants)} for g in c.groups],
             "differences": [options_difference(d, lang) for d in c.differences]}

@@ -130,10 +130,11 @@ def _options(body: Any, lang: str, asked: Asked) -> dict:
     if asked.admit is not None:
         asked.admit([(listed.variant, listed)])
     if asked.lazily is None:
-        return serialize.options(listed, lang, limit=page.limit, offset=page.offset, only=page.group)
-    document = serialize.options(listed, lang, limit=0, offset=page.offset, only=page.group)
+        return serialize.options(listed, lang, limit=page.limit, offset=page.offset, only=page.group,
+                                 words=asked.words)
+    document = serialize.options(listed, lang, limit=0, offset=page.offset, only=page.group, words=asked.words)
     for shown, group in zip(document["groups"], page.groups(listed)):
-        shown["options"] = asked.lazily(lambda o: serialize.option(o, lang), page.each(group))
+        shown["options"] = asked.lazily(lambda o: serialize.option(o, lang, asked.words), page.each(group))
     return document
 
 
@@ -160,7 +161,7 @@ def _options_compared(result: Any, lang: str, asked: Asked) -> dict:
     for shown, answered in zip(document["results"], result.results):
         if answered.options is not None:
             for group_shown, group in zip(shown["options"]["groups"], page.groups(answered.options)):
-                group_shown["options"] = lazily(lambda o: serialize.option(o, lang), page.of(group))
+                group_shown["options"] = lazily(lambda o: serialize.option(o, lang, asked.words), page.of(group))
     document["differences"] = lazily(lambda d: serialize.options_difference(d, lang), result.differences)
     return document
 
@@ -223,7 +224,7 @@ def decode(text: str | bytes) -> Any:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise MalformedJson(msg("detail.not_json", reason=str(error))) from None
+            raise MalformedJson(msg("detail.not_utf8", offset=error.start)) from None
     if not text.strip():
         raise MalformedJson(msg("detail.empty_body"))
     try:
