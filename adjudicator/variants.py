@@ -122,12 +122,6 @@ class Variant:
     # cards in the whole deck: the most any list of cards in one table can hold
     deck_size: int = field(init=False, repr=False, compare=False)
     red_threes_in_deck: int = field(init=False, repr=False, compare=False)
-    # the values the document states outright (no interpretation to show, nothing open): the engine's most
-    # common read, answered by one look-up
-    plain_values: dict[str, Any] = field(init=False, repr=False, compare=False)
-    # each parameter's ``(settled, read two ways by the document)``: what a read of one that is not stated
-    # outright must know of its entry, answered by one look-up
-    read_as: dict[str, tuple[bool, bool]] = field(init=False, repr=False, compare=False)
     # the points a table could settle either way, each with the values it can take (the readings the file names,
     # else the type's own choices): what a ruling that hangs on one is tried under
     point_values: dict[str, tuple] = field(init=False, repr=False, compare=False)
@@ -143,10 +137,6 @@ class Variant:
         decks, jokers = params["deck.decks"].value if params else 0, params["deck.jokers"].value if params else 0
         set_(self, "deck_size", 52 * decks + jokers)
         set_(self, "red_threes_in_deck", 2 * decks)
-        set_(self, "plain_values", FrozenDict({name: e.value for name, e in params.items()
-                                               if e.status == Status.STATED and e.source == "document"}))
-        set_(self, "read_as", FrozenDict({name: (e.settled, bool(e.readings) and e.source == "document")
-                                          for name, e in params.items()}))
         set_(self, "point_values", FrozenDict({name: values for name, values in
                                                ((name, _point_values(e)) for name, e in params.items()) if values}))
         set_(self, "_worked_out", Memo(f"variant {self.id}: worked out", WORKED_OUT_BYTES))
@@ -161,7 +151,7 @@ class Variant:
         variant (house rules, a reading) has its own."""
         key = (make, args)
         table = self._worked_out
-        hit = table.recent(key, _NOT_YET)
+        hit = table.get(key, _NOT_YET)
         if hit is _NOT_YET:
             hit = make(self, *args)
             table.put(key, hit, size_of(key, (hit,), shared=_THE_VARIANTS))

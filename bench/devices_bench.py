@@ -187,37 +187,6 @@ def no_fast_shape() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def plain_param_reads() -> Iterator[None]:
-    """Judge.param reading the parameter's entry itself, without the variant's ``plain_values`` and ``read_as``
-    (made at construction: a stated value, and what a read of another must know, by one look-up)."""
-    from adjudicator.model.enums import Status  # noqa: PLC0415
-    from adjudicator.rules import judge  # noqa: PLC0415
-
-    def param(self, name):
-        current = self._current
-        if current is not None:
-            read = current.params
-            if name not in read:
-                read.append(name)
-        entry = self.rules.params[name]
-        if entry.status == Status.STATED and entry.source == "document":
-            return entry.value
-        settled, two_way = entry.settled, bool(entry.readings) and entry.source == "document"
-        self._interpret(name)
-        if self.grounds is not None and entry.source != "house_rule":
-            self.unsure_read[name] = None
-            if current is not None and name not in current.unsure:
-                current.unsure += (name,)
-        if not settled:
-            raise judge.NotStated(name)
-        if two_way and name not in self.two_way:
-            self.two_way.append(name)
-        return entry.value
-    with attribute(judge.Judge, "param", param):
-        yield
-
-
-@contextlib.contextmanager
 def parts_per_request() -> Iterator[None]:
     """The parts' rulings kept for one listing only: those the variant keeps forgotten as each listing starts."""
     from adjudicator.options import listing  # noqa: PLC0415
@@ -268,8 +237,6 @@ def devices() -> list[Device]:
                ("adjudicate", "compare"), lambda: worked_out_each_time(variants._read_as)),
         Device("table.possible_meld", "a meld the variant allows -> the open points its checks read, per variant "
                "object (Variant.once)", ("adjudicate", "compare"), lambda: worked_out_each_time(possible.possible_meld)),
-        Device("variant.plain_values", "the stated values by name, made with the variant (Judge.param's one "
-               "look-up)", ("adjudicate",), plain_param_reads),
         Device("words.said", "(language, a message's value) -> (words, read-only machine form), bounded",
                ("adjudicate", "compare", "score"), lambda: forgetful(render, "_SAID")),
         Device("words.texts", "(key, language, count) -> template", ("render", "adjudicate"),

@@ -4,8 +4,8 @@ The serializer and the words kept the JSON of what they make again and again -- 
 citations, an interpretation, an opening figure, a message's machine form -- and handed the same object to
 every answer. A caller that edited one answer's citation once changed the next answer's. Now a shared part is
 read-only (``adjudicator.model.frozen.FrozenDict`` / ``FrozenList``), so the edit is refused where it is made;
-since issue 44 only a message's machine form is still made once (with its words), a citation's JSON is each
-answer's own, as is everything else in a document. These tests try every change on every object and array of
+since issue 44 only a message's machine form is still made once (with its words): a citation's JSON, and
+everything else in a document, is each answer's own. These tests try every change on every object and array of
 an answer of each kind, then ask again: the second answer is the first as it was made.
 """
 

@@ -41,7 +41,7 @@ def test_a_variant_works_out_nothing_later():
                   if isinstance(value, functools.cached_property))
     assert not lazy, (f"{lazy}: work a derived value out in Variant.__post_init__ (a field with init=False), "
                       "so that each copy (house rules, readings) has its own")
-    assert {"deck_size", "red_threes_in_deck", "plain_values", "read_as", "ref", "point_values"} <= set(derived_names())
+    assert {"deck_size", "red_threes_in_deck", "ref", "point_values"} <= set(derived_names())
 
 
 @pytest.mark.parametrize("house", HOUSE_RULES, ids=lambda h: ",".join(h))
@@ -60,7 +60,7 @@ def test_a_house_rule_copy_derives_every_value_from_its_own_entries(vid, house):
 def test_three_decks_are_counted_as_three():
     copy = apply(VARIANTS["sv-classic"], {"deck.decks": 3})
     assert copy.deck_size == 3 * 52 + copy.value("deck.jokers") and copy.red_threes_in_deck == 6
-    assert copy.plain_values.get("deck.decks") is None  # a house rule is not the document's words
+    assert copy.params["deck.decks"].source == "house_rule"  # a house rule is not the document's words
     assert VARIANTS["sv-classic"].deck_size == 108
 
 
@@ -71,7 +71,7 @@ def test_a_reading_copy_derives_every_value_from_its_own_entries():
     fresh = made_afresh(copy)
     for name in derived_names():
         assert getattr(copy, name) == getattr(fresh, name), name
-    assert copy.read_as["wild.twos"] == (True, False)
+    assert copy.params["wild.twos"].settled and "wild.twos" not in copy.point_values
 
 
 def test_a_variant_cannot_be_changed_after_it_is_made():

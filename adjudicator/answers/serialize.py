@@ -1,8 +1,9 @@
 """JSON from the engine's typed results: the one place answers become JSON documents.
 
 Every function takes a typed result and the reader's language and returns a
-JSON-ready ``dict``, made afresh (the caller's own); words come from :mod:`adjudicator.words.render`, which
-keeps what it has said of each message (its words and read-only machine form).
+JSON-ready ``dict``, made afresh (the caller's own) but for one read-only part shared by every answer: a
+message's machine form, made once with its words by :mod:`adjudicator.words.render`, which keeps what it has said
+of each message.
 
 A ruling can be asked for without its words (``words=False``: ``?words=none`` or ``Prefer:
 return=minimal`` at the edge): keys, rule ids, verdicts, parameters and citations only, for

@@ -34,13 +34,20 @@ class Message:
 
     def __init__(self, key: str, args: dict | None = None):
         _set(self, "key", key)
-        _set(self, "args", FrozenDict({name: immutable(value) for name, value in args.items()}) if args else _NONE)
+        if not args:
+            _set(self, "args", _NONE)
+        elif _CONTAINERS.isdisjoint(map(type, args.values())):  # no list, mapping, set or tuple among them
+            _set(self, "args", FrozenDict(args))
+        else:  # each made read-only within
+            _set(self, "args", FrozenDict({name: immutable(value) for name, value in args.items()}))
 
     def code(self) -> dict:
         return {"key": self.key, "args": {name: code_of(v) for name, v in self.args.items()}}
 
 
 _NONE: dict = FrozenDict()
+_CONTAINERS = frozenset((dict, list, set, tuple))
+_SCALARS = frozenset((str, int, bool, float, type(None)))
 
 
 def msg(key: str, **args: Any) -> Message:
@@ -168,6 +175,8 @@ def code_of(value: Any) -> Any:
 def jsonable(value: Any) -> Any:
     """A value as JSON has it: mapping keys become strings (``{2: 5000}`` -> ``{"2": 5000}``), a record (a
     dataclass: an opening requirement) its fields by name, in order."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

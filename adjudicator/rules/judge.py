@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from ..model.cards import JOKER, RANKS, is_red_three
 from ..model.citations import Citation
-from ..model.enums import Verdict
+from ..model.enums import Status, Verdict
 from ..model.frozen import FrozenDict
 from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Interpretation, Ruling
 from ..model.messages import Fact, Message, Param
@@ -26,7 +26,6 @@ from ..model.situation import MissingFact
 from ..variants import Variant
 
 NO_TAGS: frozenset[str] = frozenset()
-_UNSTATED = object()  # no value stated outright (a stated value may be None)
 
 # rank (or "JK") -> the parameter holding its card value
 VALUE_PARAM = {r: f"card_value.{r}" for r in RANKS} | {JOKER: "card_value.joker"}
@@ -128,8 +127,6 @@ class Judge:
         self.skipped: dict[str, tuple[str, ...]] = {}
         self.two_way: list[str] = []  # parameters read whose text reads two ways (interpreted, with readings)
         self._current: Check | None = None
-        self._plain = rules.plain_values
-        self._read_as = rules.read_as
         self._failed = self._open = 0  # counts of failed and open findings, for the verdict
         self.passed_kept = True  # False: a check that passed having read its parameters leaves no finding
         # The table's own checks (rules.possible) keep, finding by finding, the parameters each read whose value
@@ -146,20 +143,19 @@ class Judge:
             read = current.params
             if name not in read:
                 read.append(name)
-        value = self._plain.get(name, _UNSTATED)
-        if value is not _UNSTATED:  # stated outright by the document
-            return value
-        settled, two_way = self._read_as[name]
+        entry = self.rules.params[name]
+        if entry.status == Status.STATED and entry.source == "document":  # stated outright by the document
+            return entry.value
         self._interpret(name)
-        if self.grounds is not None and self.rules.params[name].source != "house_rule":
+        if self.grounds is not None and entry.source != "house_rule":
             self.unsure_read[name] = None
             if current is not None and name not in current.unsure:
                 current.unsure += (name,)
-        if not settled:
+        if not entry.settled:
             raise NotStated(name)
-        if two_way and name not in self.two_way:
-            self.two_way.append(name)
-        return self.rules.params[name].value
+        if entry.readings and entry.source == "document" and name not in self.two_way:
+            self.two_way.append(name)  # the text reads it two ways (interpreted, with readings)
+        return entry.value
 
     @property
     def checking(self) -> bool:
@@ -189,7 +185,8 @@ class Judge:
         assert current is not None, "cite() quotes words for a running check"
         if name not in current.params:
             current.params.append(name)
-        if name not in self._plain:
+        entry = self.rules.params[name]
+        if entry.status != Status.STATED or entry.source != "document":
             self._interpret(name)
 
     def rests_on(self, name: str, *tags: str) -> None:
@@ -216,9 +213,10 @@ class Judge:
         if name in self.interpretations:
             return
         entry = self.rules.params[name]
-        self.interpretations[name] = Interpretation(
-            name, entry.shown_status, entry.value, None if entry.house_rule else entry.note,
-            () if entry.house_rule else entry.citations, notes=() if entry.house_rule else entry.notes)
+        house = entry.house_rule
+        self.interpretations[name] = Interpretation(name, entry.shown_status, entry.value,
+                                                    None if house else entry.note, () if house else entry.citations,
+                                                    notes=() if house else entry.notes)
 
     def wild(self, card: str) -> bool:
         """Whether ``card`` is wild in this variant (may raise NotStated for twos)."""

@@ -158,7 +158,7 @@ def _told(ruled: Ruling, rules: Variant, table: TableDoubt) -> Ruling:
     params = tuple(dict.fromkeys(names))
     told = Finding("table.possible", True, msg(key, readings=Items(tuple(parts), " ")), params,
                    cited(rules, params)[0])
-    return replace(ruled, findings=(told, *ruled.findings), cannot_happen=table.cannot)
+    return _changed(ruled, findings=(told, *ruled.findings), cannot_happen=table.cannot)
 
 
 def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], rules: Variant) -> Ruling:
@@ -186,11 +186,16 @@ def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], r
             missing += [m for m in r.missing if m not in missing]
             not_stated += [n for n in r.not_stated if n not in not_stated]
         consequences += [c for c in r.consequences if c not in consequences]
-    return replace(first, verdict=verdict, findings=findings, interpretations=tuple(interpretations.values()),
+    return _changed(first, verdict=verdict, findings=findings, interpretations=tuple(interpretations.values()),
                    missing=tuple(missing), not_stated=tuple(dict.fromkeys([*points, *not_stated])),
                    consequences=tuple(consequences) if verdict != ILLEGAL else (), readings=readings,
                    across=tuple(points) if verdict != UNDETERMINED else (),
                    open_points=tuple((p, readings_for(rules, p)) for p in points))
+
+
+def _changed(ruling: Ruling, **changes) -> Ruling:
+    """``ruling`` with some fields changed (:func:`dataclasses.replace`, without its look at the fields)."""
+    return Ruling(**{**ruling.__dict__, **changes})
 
 
 def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], said: list[Message],

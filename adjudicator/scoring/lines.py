@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..model.enums import Status
 from ..model.errors import Issue, RuleNotStated
 from ..model.cards import is_red_three
 from ..rules.judge import NotStated, value_param
@@ -147,9 +148,9 @@ def _card_price(reader: Reader, prices: dict[str, tuple[int, str | None]], card:
     if name is None:
         hit = prices[card] = (0, None)
         return hit
-    plain = reader.rules.plain_values
-    if name in plain:
-        hit = prices[card] = (plain[name] or 0, name)
+    entry = reader.rules.params[name]
+    if entry.status == Status.STATED and entry.source == "document":  # stated outright: nothing to record
+        hit = prices[card] = (entry.value or 0, name)
         return hit
     stated, value = reader.maybe(name)
     if not stated:

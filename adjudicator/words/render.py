@@ -390,7 +390,7 @@ _FREEZE: Final[dict] = {
     Rank: lambda v: (Rank, v.value), Card: lambda v: (Card, v.value), Word: lambda v: (Word, v.value),
     Param: lambda v: (Param, v.name), Cards: lambda v: (Cards, v.codes), Fact: lambda v: (Fact, v.pointer),
     VariantRef: lambda v: (VariantRef, v.id, v.names),
-    ParamValue: lambda v: (ParamValue, v.name, frozen_key(v.value)),
+    ParamValue: lambda v: (ParamValue, v.name, repr(v.value)),  # a parameter's value is data: its repr says it
     tuple: _sequence_key, list: _sequence_key, dict: _dict_key, FrozenList: _sequence_key, FrozenDict: _dict_key,
     bool: lambda v: (bool, v), float: lambda v: (float, v),
 }
