@@ -18,7 +18,7 @@ from contextvars import ContextVar
 from adjudicator.compare.comparison import Comparison, RuleDifference, ScoreDifference, VariantResult
 from adjudicator.model.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated,
                                 UnknownVariant)
-from adjudicator.model.findings import Finding, HouseRuleUsed, Interpretation, Ruling
+from adjudicator.model.findings import Choice, Condition, Finding, HouseRuleUsed, Interpretation, Ruling
 from adjudicator.model.enums import ActionType, Status, Verdict
 from adjudicator.compare.matrix import MatrixRow
 from adjudicator.model.messages import Param, ParamValue, jsonable
@@ -151,6 +151,45 @@ def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
         out["open_points"] = points
     if r.cannot_happen:
         out["cannot_happen"] = [cannot_happen(c, lang, words) for c in r.cannot_happen]
+    if r.conditions:
+        out["conditions"] = [condition(c, lang, words) for c in r.conditions]
+    if r.facts_across:
+        out["decided_across_facts"] = [pointer for pointer, _ in r.facts_across]
+    return out
+
+
+def condition(c: Condition, lang: str, words: bool = True) -> dict:
+    """A fact the ruling lacks: its pointer and kind, the question, and each value's choice -- the verdict
+    ``/v1/adjudicate`` gives with it, what decides that, and the merge patch onto the request that gives it."""
+    out: dict[str, Any] = {"pointer": c.pointer, "kind": c.kind}
+    if words:
+        out["question"] = said(c.question, lang)
+    out["choices"] = [choice(ch, lang, words) for ch in c.choices]
+    return out
+
+
+def choice(ch: Choice, lang: str, words: bool = True) -> dict:
+    out: dict[str, Any] = {"value": ch.value}
+    if words:
+        out["label"] = said(ch.label, lang)
+        out["condition"] = said(ch.condition, lang)
+    out["verdict"] = ch.verdict
+    if words:
+        out["explanations"] = [said(m, lang) for m in dict.fromkeys(f.message for f in ch.ruling.deciding())]
+    out["patch"] = {"situation": situation_patch(ch.patch)}
+    if ch.ruling.conditions:
+        out["conditions"] = [condition(c, lang, words) for c in ch.ruling.conditions]
+    return out
+
+
+def situation_patch(pairs: tuple) -> dict:
+    """``(path, value)`` pairs as the nested objects of a JSON Merge Patch."""
+    out: dict = {}
+    for path, value in pairs:
+        at = out
+        for name in path[:-1]:
+            at = at.setdefault(name, {})
+        at[path[-1]] = value
     return out
 
 
@@ -470,6 +509,9 @@ def option(o, lang: str) -> dict:
         out["points"] = o.points
     if o.kind == ActionType.GO_OUT:
         out["concealed"] = o.concealed
+    condition_ = o.condition
+    if condition_ is not None:
+        out["condition"] = said(condition_, lang)
     out["ruling"] = ruling(o.ruling, lang)
     return out
 

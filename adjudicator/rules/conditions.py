@@ -105,8 +105,10 @@ def _decided(first: Ruling, condition: Condition) -> Ruling:
     runs = [((), choice.ruling) for choice in condition.choices]
     said = [choice.condition for choice in condition.choices]
     merged = merge_alike(first, runs, said, Items((condition.either,)))
-    across = (condition.pointer, *(p for c in condition.choices for p in c.ruling.facts_across))
-    return replace(merged, facts_across=tuple(dict.fromkeys(across)), conditions=())
+    across = [(condition.pointer, condition.either)]
+    for choice in condition.choices:
+        across += [fact for fact in choice.ruling.facts_across if fact not in across]
+    return replace(merged, facts_across=tuple(across), conditions=())
 
 
 def legal_when(ruling: Ruling) -> Condition | None:

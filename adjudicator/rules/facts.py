@@ -243,13 +243,3 @@ KINDS: tuple[Callable[[str, Situation, Action, Variant], Asked | None], ...] = (
     _stock, _drew, _opened, _canastas, _rank, _pile_unnamed, _players, _first_round, _hand_size)
 """Every kind of fact a ruling may be conditioned on; each answers the missing facts it knows, or None."""
 
-
-def patch(value: Value) -> dict:
-    """A value's JSON Merge Patch onto the request's ``situation`` (RFC 7386), as nested objects."""
-    out: dict = {}
-    for path, said in value.patch:
-        at = out
-        for name in path[:-1]:
-            at = at.setdefault(name, {})
-        at[path[-1]] = said
-    return out

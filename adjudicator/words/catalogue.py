@@ -61,6 +61,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "turn.draw_first": "Draw from the stock or take the pile first; melding and discarding come after.",
     "turn.starts_with_draw": "Your turn starts with this draw.",
     "turn.already_drew": "You already drew this turn (from the {source}); a turn has one draw.",
+    "turn.already_drew_somewhere": "You already drew this turn; a turn has one draw.",
     "first_round.unrestricted": "The rules let everyone {what} in the first round.",
     "first_round.restricted": "Nobody may {what} before the starting player's second turn.",
     "first_round.over": "The first round is over, so you may {what}.",
@@ -122,6 +123,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
                            "allowed.",
     "meld.add_which": "{subject}: say which meld these cards go onto.",
     "meld.add_target": "{subject}: your team has a meld of {rank:pl} to add to.",
+    "meld.add_naturals_said": "{subject}: natural {rank:pl} keep your team's meld of {rank:pl} a legal meld, "
+                              "whatever it holds.",
     "meld.add_no_target": "{subject}: your team has no meld of {rank:pl} to add to.",
     # --- the opening --------------------------------------------------------------------------
     "opening.counts": "Your opening counts {points} points {how}; {requirement}.",
@@ -198,6 +201,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "go_out.canasta_before_turn": "The canasta must be complete before the turn you go out.",
     "go_out.canastas": ("Your team has one canasta; {need:word} needed to go out.",
                         "Your team has {count:word} canastas; {need:word} needed to go out."),
+    "go_out.no_canasta": ("Your team has no canasta; you need one to go out.",
+                          "Your team has no canasta; you need {count:word} to go out."),
+    "go_out.canastas_at_least": ("Your team has at least one canasta; {need:word} needed to go out.",
+                                 "Your team has at least {count:word} canastas; {need:word} needed to go out."),
     "go_out.keep_card": ("You would keep one card and could not discard without going out, but your team lacks "
                          "the canastas to go out: it has {have} and needs {need}.",
                          "You would keep {count:word} cards and could not discard without going out, but your team "
@@ -253,7 +260,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     # --- deciding across readings ---------------------------------------------------------------
     "reading.if": "if {points}",
     "reading.says": "{reading}: {says:clause}",
-    "reading.not_checked": "not assessed",
+    "reading.where": "{readings:cap}.",
     "reading.whichever": "Whichever way the text is read: {readings}.",
     "reading.depends": "This depends on how the text is read: {readings}.",
     "reading.verdict": "{reading}: {verdict}",
@@ -572,6 +579,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "options.meld.smallest": "Meld {cards}: the smallest meld of {rank:pl} you can lay.",
     "options.add.naturals": "Add {cards} to your meld of {rank:pl}.",
     "options.add.wild": "Add the wild card {cards} to your meld of {rank:pl}.",
+    "options.add.naturals_if": "Add {cards} to your team's meld of {rank:pl}, if it has one.",
+    "options.add.wild_if": "Add the wild card {cards} to your team's meld of {rank:pl}, if it has one.",
+    "options.take_pile.onto_meld_if": "Take the pile and put its top card {top} onto your team's meld of "
+                                      "{rank:pl}, if it has one.",
     "options.opening.cheapest": ("Open with {melds}: {points} points with the fewest cards ({count} card).",
                                  "Open with {melds}: {points} points with the fewest cards ({count} cards)."),
     "options.opening.keeps_wilds": "Open with {melds}: {points} points, keeping the most wild cards.",
@@ -629,6 +640,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "options.move.take": "Take the pile with {cards}[[, and lay out: {parts}]].",
     "options.move.part_meld": "meld {cards}",
     "options.move.part_add": "add {cards} to your meld of {rank:pl}",
+    "options.move.part_add_if": "add {cards} to your team's meld of {rank:pl}, if it has one",
 }
 
 # Small numbers as words, for counts in running text ({count:word}); larger ones stay figures.
@@ -647,11 +659,23 @@ RANKS: dict[str, tuple[str, str]] = {
 FACTS: dict[str, str] = {
     "/players": "how many play",
     "/first_round": "whether this is the first round",
-    "/stock_count": "how many cards are left in the stock",
+    "/stock_count": "whether any cards are left in the stock",
+    "/stock_empty": "whether the stock is empty",
     "/discard_pile": "the discard pile",
     "/team/score": "your team's score before this round",
     "/team/melds": "your team's melds on the table",
     "/team/red_threes": "your team's red threes",
+    "/team/canastas": "how many canastas your team has",
+    "/team/canastas_at_least": "how many canastas your team has",
+    "/team/opened": "whether your team has melded this round",
+    "/pile_unnamed/wild": "whether a wild card lies in the discard pile",
+    "/pile_unnamed/black_three": "whether a black three lies in the discard pile",
+    "/pile_unnamed/red_three_first": "whether a red three started the discard pile",
+    "/player/hand_count": "how many cards you hold",
+    "/player/hand_count_at_least": "how many cards you hold",
+    "/turn/has_drawn": "whether you have drawn this turn",
+    "/turn/partner_answer": "your partner's answer",
+    "/turn/asked_after_melding": "whether you asked your partner after melding",
     "/opponents/score": "the opponents' score",
     "/opponents/melds": "the opponents' melds",
     "/player/hand": "your hand",
