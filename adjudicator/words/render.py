@@ -150,22 +150,40 @@ def _plain(ruling: Ruling, variant, lang: str) -> str:
     return said(msg("summary.undetermined", variant=variant, action=action, reasons=Items(tuple(parts))), lang)
 
 
-_LEAD = {LEGAL: 0, ILLEGAL: 1}  # a conditional summary leads with a value that allows, else one that refuses
-
-
 def _conditional(ruling: Ruling, variant, lang: str) -> str:
-    """"Allowed under X while the stock has cards: you may draw from the stock. Otherwise ..." -- the first
-    condition (the fact the checks met first): its value that allows (else refuses) first, then what each other
-    value gives, in short."""
-    condition = ruling.conditions[0]
-    choices = sorted(condition.choices, key=lambda c: _LEAD.get(c.verdict, 2))
-    lead, rest = choices[0], choices[1:]
-    parts = [said(msg(f"summary.if_{lead.verdict.value}", variant=variant, condition=lead.condition,
+    """"Allowed under X while the stock has cards: you may draw from the stock. Otherwise ..." -- the condition
+    first: the value of the first fact (the one the checks met first) that allows the action -- through the
+    values of the facts it still hangs on, where that is what allows it ("before you draw, while the stock has
+    cards") -- else one that refuses it; then what each other value gives, in short."""
+    path = _lead(ruling)
+    lead = path[-1][1]
+    conditions = Items(tuple(choice.condition for _, choice in path), ", ")
+    parts = [said(msg(f"summary.if_{lead.verdict.value}", variant=variant, condition=conditions,
                       action=msg(f"action.{ruling.action}"), reasons=_why(lead.ruling, lang)), lang)]
-    for choice in rest:
-        key = f"summary.otherwise_{choice.verdict.value}" if len(rest) == 1 else f"summary.then_{choice.verdict.value}"
-        parts.append(said(msg(key, condition=choice.condition, reasons=_why(choice.ruling, lang)), lang))
+    others = [(tuple(ch.condition for _, ch in path[:level]), other)
+              for level, (condition, chosen) in enumerate(path) for other in condition.choices if other is not chosen]
+    for before, choice in others:
+        key = f"summary.otherwise_{choice.verdict.value}" if len(others) == 1 else f"summary.then_{choice.verdict.value}"
+        parts.append(said(msg(key, condition=Items((*before, choice.condition), ", "),
+                              reasons=_why(choice.ruling, lang)), lang))
     return " ".join(sentence(p) for p in parts if p)
+
+
+def _lead(ruling: Ruling) -> list:
+    """The values the summary leads with: ``[(condition, choice), ...]``, down the facts a choice still hangs
+    on, to a value that allows the action where one does (else one that refuses it, else the first)."""
+    condition = ruling.conditions[0]
+    ranked = sorted(condition.choices, key=lambda c: 0 if c.verdict == LEGAL else 1 if _allows(c.ruling) else
+                    2 if c.verdict == ILLEGAL else 3)
+    chosen = ranked[0]
+    if chosen.verdict != LEGAL and _allows(chosen.ruling):
+        return [(condition, chosen), *_lead(chosen.ruling)]
+    return [(condition, chosen)]
+
+
+def _allows(ruling: Ruling) -> bool:
+    """Whether some values of the facts a ruling hangs on allow the action."""
+    return any(c.verdict == LEGAL or _allows(c.ruling) for condition in ruling.conditions for c in condition.choices)
 
 
 def _why(ruling: Ruling, lang: str) -> str:
@@ -299,7 +317,8 @@ class _Formatter:
         return str(value)
 
     def _items(self, value: Items, spec: str) -> str:
-        said = [t for t in (self.words(i, spec) for i in value.items) if t]
+        each = "" if spec == "cap" else spec  # a list capitalised is its first word capitalised (by words())
+        said = [t for t in (self.words(i, each) for i in value.items) if t]
         if value.joiner in (" & ", " | ") and len(said) > 1:  # as people say it: "twos and queens", "3 or 4"
             word = text("word.and" if value.joiner == " & " else "word.or", self.lang)
             return ", ".join(said[:-1]) + " " + word + " " + said[-1]
