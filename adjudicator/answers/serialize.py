@@ -446,13 +446,37 @@ def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug, words: 
     ``words=False``: the variants' rulings without their words (the differences keep theirs)."""
     if c.kind == "options":
         return options_comparison(c, lang, problem_type)
-    groups = [{"verdict": g.verdict, "variants": list(g.variants)} if g.verdict is not None else
+    groups = [_group(g, lang) if g.verdict is not None else
               {"totals": dict(g.totals or {}), "variants": list(g.variants)} for g in c.groups]
-    return {"kind": c.kind, "variants": list(c.variants),
-            "results": [_result(r, lang, problem_type, words) for r in c.results],
-            "agree": c.agree, "groups": groups,
-            "differences": [rule_difference(d, lang) if isinstance(d, RuleDifference) else score_difference(d, lang)
-                            for d in c.differences]}
+    results = [_result(r, lang, problem_type, words) for r in c.results]
+    why = dict(c.why)
+    for result in results:
+        if result["variant"] in why and "ruling" in result:  # a refusal says why itself
+            result["why"] = said(why[result["variant"]], lang)
+    out = {"kind": c.kind, "variants": list(c.variants)}
+    if c.headline is not None:
+        out["headline"] = said(c.headline, lang)
+    out.update({"results": results, "agree": c.agree, "groups": groups,
+                "differences": [rule_difference(d, lang) if isinstance(d, RuleDifference) else score_difference(d, lang)
+                                for d in c.differences]})
+    return out
+
+
+def _group(g, lang: str) -> dict:
+    """Variants that agree on a ruling: the verdict and, where it hangs on facts the table lacks, what each value
+    gives (the facts' pointers, each choice's value and verdict)."""
+    out: dict[str, Any] = {"verdict": g.verdict, "variants": list(g.variants)}
+    if g.conditions:
+        out["conditions"] = [_condition_key(c) for c in g.conditions]
+        out["outcome"] = said(g.outcome, lang) if g.outcome is not None else None
+    return out
+
+
+def _condition_key(key: tuple) -> dict:
+    pointer, choices = key
+    return {"pointer": pointer, "choices": [{"value": value, "verdict": verdict,
+                                             **({"conditions": [_condition_key(c) for c in nested]} if nested else {})}
+                                            for value, verdict, nested in choices]}
 
 
 # ----------------------------------------------------------------------------------------------

@@ -59,7 +59,8 @@ def _across(first: Ruling, situation: Situation, action: Action, rules: Variant,
             supplied: frozenset, memo: dict) -> Ruling:
     if first.verdict != UNDETERMINED or not first.missing or len(supplied) >= MAX_FACTS:
         return first
-    asks = _asks(first, situation, action, rules, MAX_FACTS - len(supplied))
+    asks = [a for a in _asks(first, situation, action, rules, MAX_FACTS) if not any(a.pointer == p for p, _ in supplied)]
+    asks = asks[:MAX_FACTS - len(supplied)]  # a fact supplied along this line and still missing: no choice gives it
     if not asks:
         return first
     conditions: list[Condition] = []

@@ -400,6 +400,14 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "compare.why_same": "These rules are the same in every variant; the variants reach this check differently "
                         "because of other rules (see the other differences).",
     "compare.explanations": "{items}",
+    "compare.headline_agree": ("The one variant says: {outcome}.", "All {count} variants agree: {outcome}."),
+    "compare.headline_differ": "The variants differ: {groups}.",
+    "compare.headline_group": "{variants}: {outcome}",
+    "compare.outcome": "{verdict}",
+    "compare.outcome_if": "{verdict} {condition}",
+    "compare.outcome_impossible": "this table cannot happen",
+    "compare.why_condition": "{choices:cap}.",
+    "compare.why_choice": "{condition}: {verdict}",
     "compare.table_can_happen": "Under {variant} this table can happen.",
     "compare.not_applicable": "Not checked under {variant}: the check does not apply there ({values}).",
     "compare.stopped_before": "Not checked under {variant}: the ruling stops before this check ([[the rules do not "
