@@ -169,8 +169,8 @@ def _open_points(rules: Variant, body: dict, situation: dict, twos: bool, melded
         if name == "wild.twos":
             if not twos:
                 continue  # a point this request cannot reach
-        elif (name.startswith("opening.") and melded) or (name.startswith("stock.")
-                                                         and not situation.get("stock_count") == 0):
+        elif (name.startswith("opening.") and melded) or (name.startswith("stock.") and not (
+                situation.get("stock_count") == 0 or situation.get("stock_empty") is True)):
             continue  # a point this request cannot reach
         count += 1
     return min(count, MAX_POINTS)
@@ -346,6 +346,8 @@ def read_table(body: Any) -> Table:
 
 def _phases(situation: dict) -> tuple[str, ...]:
     turn = situation.get("turn")
+    if isinstance(turn, dict) and "drew" not in turn and isinstance(turn.get("has_drawn"), bool):
+        return ("after_draw",) if turn["has_drawn"] else ("before_draw",)
     if not isinstance(turn, dict) or "drew" not in turn:
         return ("before_draw", "after_draw")  # not said: both phases are listed
     return ("before_draw",) if turn.get("drew") is None else ("after_draw",)

@@ -221,7 +221,7 @@ ROWS = [
      {"*": "stock.empty", "no-pagat": "stock.empty.forced_take", "sv-classic": "stock.empty.forced_take"},
      "U I U U"),  # sv-classic: "utan att kunna fortsätta" read two ways (#43 item 2)
     ("draw twice", drawn(), {"type": "draw"}, "turn.draw_first", "I I I I"),
-    ("draw without the stock count", base(stock_count=None), {"type": "draw"}, "stock.empty", "U U U U"),
+    ("draw without the stock count", base(stock_count=None), {"type": "draw"}, "stock.empty", "L L U U"),
     # --- impossible situations --------------------------------------------------------------------
     ("five jokers", base(player={"hand": ["JK"] * 5}), {"type": "draw"}, None, "422 422 L 422"),
     ("three copies of a card", base(player={"hand": ["KH", "KH", "5C"]}), {"type": "draw"}, None, "422 422 422 422"),

@@ -48,9 +48,14 @@ def test_a_natural_pair_is_ruled_whatever_melds_the_opened_team_has(variant):
     assert frozen["missing"] == []
 
 
-def test_a_wild_card_with_the_top_needs_the_melds_nobody_listed():
+def test_a_wild_card_with_the_top_hangs_on_whether_the_team_has_a_meld_of_that_rank():
+    """#42: the fact is asked ("does your team have a meld of sevens?"): without one, 7 7 joker is a new meld,
+    ruled; with one, the joker's fit needs that meld's cards, which no choice can give."""
     ruling = take(["7H", "JK"], top="7D", unnamed={"wild": False, "black_three": False, "red_three_first": False})
-    assert ruling["verdict"] == "undetermined" and ruling["missing"] == ["/situation/team/melds"]
+    assert ruling["verdict"] == "undetermined" and ruling["missing"] == ["/situation/team/ranks/7"]
+    [sevens] = ruling["conditions"]
+    choices = {c["value"]: c for c in sevens["choices"]}
+    assert choices[False]["verdict"] == "legal" and choices[True]["verdict"] == "undetermined"
 
 
 def test_frozen_or_not_hangs_on_a_pile_fact_not_given():

@@ -134,8 +134,9 @@ def test_undetermined_ruling_lists_the_missing_facts(client):
     assert all(p.startswith("/situation/") for p in ruling["missing"])
     assert not any(r["passed"] is False for r in ruling["reasons"])
     assert any(r["passed"] is None for r in ruling["reasons"])
-    assert "whether you have drawn this turn" in ruling["summary"]  # the fact in words, its pointer in missing
-    assert "how many cards are left in the stock" in ruling["summary"]
+    # the facts a choice can give lead the summary as conditions; the others are named in words (#42)
+    assert "once you have drawn" in ruling["summary"]
+    assert [c["pointer"] for c in ruling["conditions"]] == ["/situation/turn/drew", "/situation/stock_count"]
     assert not any(pointer in ruling["summary"] for pointer in ruling["missing"])
 
 

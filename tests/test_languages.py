@@ -37,7 +37,8 @@ FORMATTER = string.Formatter()
 SAME_EVERYWHERE = {"card.joker", "word.joker", "quote", "band.range", "compare.why", "compare.why_parameter",
                    "compare.variant_value", "compare.explanations", "shape.other", "score.team_total",
                    "reading.says", "reading.verdict", "house_rule.value", "rank.A", "rank.A.pl", "rank.JK",
-                   "rank.JK.pl", "value.for_players", "value.band_points"}
+                   "rank.JK.pl", "value.for_players", "value.band_points", "compare.headline_group", "compare.outcome",
+                   "compare.outcome_if", "compare.why_choice", "compare.why_condition", "reading.where"}
 # Codes that must never reach a player: parameter ids, pointers, card codes, raw JSON.
 PARAM_ID = re.compile(r"\b(?:" + "|".join(sorted({k.split(".", 2)[1] for k in ENGLISH if k.startswith("param.")}))
                       + r")\.[a-z0-9_]+\b")

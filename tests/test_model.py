@@ -230,7 +230,7 @@ def test_each_model_type_has_one_door_that_normalises_and_keeps_canonical_cards_
     values = {"players": 4, "first_round": False, "stock_count": 30, "pile": pile, "team": side,
               "opponents": Side(), "hand": hand, "hand_count": 2, "has_melded": True, "drew": "stock",
               "cards_from_pile": (), "partner_answer": "yes", "base": "/situation", "pile_unnamed": None,
-              "asked_after_melding": False}
+              "asked_after_melding": False, "stock_empty": False, "hand_count_at_least": None}
     made = Situation(**values)
     assert [f.name for f in fields(Situation)] == list(vars(made)) == list(values)
     assert made.hand is hand and made.pile is pile and made.team is side and made.team.melds is meld

@@ -440,8 +440,9 @@ def test_an_opening_that_hangs_on_the_figure_below_zero():
 @pytest.mark.parametrize("vid", sorted(VARIANTS))
 def test_the_listing_and_the_search_agree_on_the_opening_requirement(vid):
     """Every variant, scores across every band (and none given), melds none, given empty or laid: the listing's
-    ``requirement`` and the search's target are one answer; with no score or no melds given it is None (no
-    guess), where the search used to plan for a score of 0 or for a team that has not opened."""
+    ``requirement`` and the search's target are one answer; with no score given, or melds laid, it is None (no
+    guess), where the search used to plan for a score of 0. With the melds not given it is read from the score
+    alone (#42: "is this enough to open?" before any meld is entered)."""
     from adjudicator.options.hand import view
     from adjudicator.options.needs import opening_requirement
     rules = VARIANTS[vid]
@@ -454,7 +455,9 @@ def test_the_listing_and_the_search_agree_on_the_opening_requirement(vid):
         listed = legal_moves(situation, rules).requirement
         planned = opening_requirement(view(situation, rules, True), situation)
         assert listed == planned, (score, melds)
-        if score is None or melds != ():
+        if score is None or melds:
             assert listed is None, (score, melds)
+        elif melds is None:
+            assert listed == legal_moves(replace(situation, team=Side(score=score, melds=())), rules).requirement
         seen.append(listed)
     assert any(r is not None for r in seen)  # the grid does reach the bands

@@ -95,11 +95,15 @@ def test_adding_to_a_meld_of_nines_the_team_has_not_got_is_refused(variant):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_adding_to_the_meld_of_nines_needs_its_cards(variant):
-    """Whether the grown meld is legal (its wild cards) needs the meld itself: the rank fact does not say."""
-    for has in (True, None):
-        ruling = rule(variant, team_with(has), ADD_NINE)
-        assert ruling["verdict"] == "undetermined" and ruling["missing"] == [MELDS], has
+def test_adding_a_natural_nine_to_the_meld_of_nines_said_without_its_cards_is_ruled(variant):
+    """#42 item 2: no text limits a meld's natural cards, so a natural nine keeps any meld of nines legal: the
+    rank said is enough. Not said, it is the condition; a wild card onto the meld still needs its cards."""
+    assert rule(variant, team_with(True), ADD_NINE)["verdict"] == "legal"
+    unknown = rule(variant, team_with(None), ADD_NINE)
+    assert unknown["verdict"] == "undetermined" and unknown["missing"] == [NINES]
+    assert {c["value"]: c["verdict"] for c in unknown["conditions"][0]["choices"]} == {True: "legal", False: "illegal"}
+    wild = {"type": "meld", "melds": [], "add": [{"to": "9", "cards": ["JK"]}]}
+    assert rule(variant, team_with(True), wild)["missing"] == [MELDS]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

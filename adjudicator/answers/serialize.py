@@ -19,7 +19,7 @@ from contextvars import ContextVar
 from adjudicator.compare.comparison import Comparison, RuleDifference, ScoreDifference, VariantResult
 from adjudicator.model.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated,
                                 UnknownVariant)
-from adjudicator.model.findings import Finding, HouseRuleUsed, Interpretation, Ruling
+from adjudicator.model.findings import Choice, Condition, Finding, HouseRuleUsed, Interpretation, Ruling
 from adjudicator.model.enums import ActionType, Status, Verdict
 from adjudicator.compare.matrix import MatrixRow
 from adjudicator.model.messages import Param, ParamValue, jsonable
@@ -152,6 +152,45 @@ def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
         out["open_points"] = points
     if r.cannot_happen:
         out["cannot_happen"] = [cannot_happen(c, lang, words) for c in r.cannot_happen]
+    if r.conditions:
+        out["conditions"] = [condition(c, lang, words) for c in r.conditions]
+    if r.facts_across:
+        out["decided_across_facts"] = [pointer for pointer, _ in r.facts_across]
+    return out
+
+
+def condition(c: Condition, lang: str, words: bool = True) -> dict:
+    """A fact the ruling lacks: its pointer and kind, the question, and each value's choice -- the verdict
+    ``/v1/adjudicate`` gives with it, what decides that, and the merge patch onto the request that gives it."""
+    out: dict[str, Any] = {"pointer": c.pointer, "kind": c.kind}
+    if words:
+        out["question"] = said(c.question, lang)
+    out["choices"] = [choice(ch, lang, words) for ch in c.choices]
+    return out
+
+
+def choice(ch: Choice, lang: str, words: bool = True) -> dict:
+    out: dict[str, Any] = {"value": ch.value}
+    if words:
+        out["label"] = said(ch.label, lang)
+        out["condition"] = said(ch.condition, lang)
+    out["verdict"] = ch.verdict
+    if words:
+        out["explanations"] = [said(m, lang) for m in dict.fromkeys(f.message for f in ch.ruling.deciding())]
+    out["patch"] = {"situation": situation_patch(ch.patch)}
+    if ch.ruling.conditions:
+        out["conditions"] = [condition(c, lang, words) for c in ch.ruling.conditions]
+    return out
+
+
+def situation_patch(pairs: tuple) -> dict:
+    """``(path, value)`` pairs as the nested objects of a JSON Merge Patch."""
+    out: dict = {}
+    for path, value in pairs:
+        at = out
+        for name in path[:-1]:
+            at = at.setdefault(name, {})
+        at[path[-1]] = value
     return out
 
 
@@ -408,13 +447,37 @@ def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug, words: 
     ``words=False``: the variants' rulings without their words (the differences keep theirs)."""
     if c.kind == "options":
         return options_comparison(c, lang, problem_type, words)
-    groups = [{"verdict": g.verdict, "variants": list(g.variants)} if g.verdict is not None else
+    groups = [_group(g, lang) if g.verdict is not None else
               {"totals": dict(g.totals or {}), "variants": list(g.variants)} for g in c.groups]
-    return {"kind": c.kind, "variants": list(c.variants),
-            "results": [_result(r, lang, problem_type, words) for r in c.results],
-            "agree": c.agree, "groups": groups,
-            "differences": [rule_difference(d, lang) if isinstance(d, RuleDifference) else score_difference(d, lang)
-                            for d in c.differences]}
+    results = [_result(r, lang, problem_type, words) for r in c.results]
+    why = dict(c.why)
+    for result in results:
+        if result["variant"] in why and "ruling" in result:  # a refusal says why itself
+            result["why"] = said(why[result["variant"]], lang)
+    out = {"kind": c.kind, "variants": list(c.variants)}
+    if c.headline is not None:
+        out["headline"] = said(c.headline, lang)
+    out.update({"results": results, "agree": c.agree, "groups": groups,
+                "differences": [rule_difference(d, lang) if isinstance(d, RuleDifference) else score_difference(d, lang)
+                                for d in c.differences]})
+    return out
+
+
+def _group(g, lang: str) -> dict:
+    """Variants that agree on a ruling: the verdict and, where it hangs on facts the table lacks, what each value
+    gives (the facts' pointers, each choice's value and verdict)."""
+    out: dict[str, Any] = {"verdict": g.verdict, "variants": list(g.variants)}
+    if g.conditions:
+        out["conditions"] = [_condition_key(c) for c in g.conditions]
+        out["outcome"] = said(g.outcome, lang) if g.outcome is not None else None
+    return out
+
+
+def _condition_key(key: tuple) -> dict:
+    pointer, choices = key
+    return {"pointer": pointer, "choices": [{"value": value, "verdict": verdict,
+                                             **({"conditions": [_condition_key(c) for c in nested]} if nested else {})}
+                                            for value, verdict, nested in choices]}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -472,6 +535,9 @@ def option(o, lang: str, words: bool = True) -> dict:
         out["points"] = o.points
     if o.kind == ActionType.GO_OUT:
         out["concealed"] = o.concealed
+    condition_ = o.condition
+    if condition_ is not None:
+        out["condition"] = said(condition_, lang)
     out["ruling"] = ruling(o.ruling, lang, words)
     return out
 

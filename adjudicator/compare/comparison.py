@@ -79,6 +79,10 @@ class Group:
     verdict: str | None = None
     totals: dict | None = None
     options: tuple[str, ...] | None = None  # options: the moves all of them allow, as key=verdict
+    # rulings: the facts the verdict hangs on, each with the verdict of each value (the same in every variant of
+    # the group), and how the group's outcome is said ("allowed while the stock has cards")
+    conditions: tuple = ()
+    outcome: Message | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,10 @@ class Comparison:
     groups: tuple[Group, ...]
     differences: tuple
     page: Page = EVERY  # options: the page of each variant's listing shown and compared
+    # rulings: the comparison in a line (whether the variants agree, and on what), and for each variant that parts
+    # from another, why, in a line (what it says of the first rule the variants differ on)
+    headline: Message | None = None
+    why: tuple[tuple[str, Message], ...] = ()
 
 
 # ----------------------------------------------------------------------------------------------
@@ -189,6 +197,9 @@ def compare(request: CompareRequest, variants: dict[str, Variant], page: Page = 
         others = tuple(d for d in differences if getattr(d, "rule", None) != "table.possible")  # said in the first
         differences = (_table_difference(results, ruled, variants), *others)
     agree = len(groups) <= 1 and not (refused and answered)
+    if request.kind == "ruling":
+        return Comparison(request.kind, request.variants, tuple(results), agree, groups, differences, page,
+                          _headline(groups, agree, refused, ruled, variants), _whys(answered, differences, agree))
     return Comparison(request.kind, request.variants, tuple(results), agree, groups, differences, page)
 
 
@@ -238,10 +249,69 @@ def _ruling_of(result: VariantResult) -> Ruling:
 
 
 def _ruling_groups(answered: list[VariantResult]) -> tuple[Group, ...]:
-    groups: dict[str, list[str]] = {}
+    """The variants that agree: on the verdict, and -- where it hangs on facts the table lacks -- on what each
+    value of each fact gives (two "undetermined" that hang on different things do not agree)."""
+    groups: dict[tuple, list[str]] = {}
+    first: dict[tuple, Ruling] = {}
     for r in answered:
-        groups.setdefault(_ruling_of(r).verdict, []).append(r.variant)
-    return tuple(Group(tuple(ids), verdict=verdict) for verdict, ids in groups.items())
+        ruling = _ruling_of(r)
+        key = (ruling.verdict, _conditions_key(ruling.conditions))
+        groups.setdefault(key, []).append(r.variant)
+        first.setdefault(key, ruling)
+    return tuple(Group(tuple(ids), verdict=key[0], conditions=key[1], outcome=_outcome_words(first[key]))
+                 for key, ids in groups.items())
+
+
+def _conditions_key(conditions: tuple) -> tuple:
+    """What a ruling's conditions say, comparable across variants: each fact and each value's verdict, down the
+    facts a value still hangs on."""
+    return tuple((c.pointer, tuple((ch.value, ch.verdict, _conditions_key(ch.ruling.conditions)) for ch in c.choices))
+                 for c in conditions)
+
+
+def _outcome_words(ruling: Ruling) -> Message:
+    """A group's outcome in a few words: "allowed", or "allowed while the stock has cards" where it hangs on a fact
+    (the value that allows it, else the first value's verdict)."""
+    if not ruling.conditions:
+        return msg("compare.outcome", verdict=Word(ruling.verdict))
+    condition = ruling.conditions[0]
+    lead = next((c for c in condition.choices if c.verdict == "legal"), condition.choices[0])
+    return msg("compare.outcome_if", verdict=Word(lead.verdict), condition=lead.condition)
+
+
+def _headline(groups: tuple[Group, ...], agree: bool, refused: list[VariantResult], ruled: dict[str, Variant],
+              variants: dict[str, Variant]) -> Message:
+    """The comparison in a line: "All 4 agree: allowed.", or each group's variants and outcome."""
+    def named(ids) -> Items:
+        return Items(tuple((ruled.get(vid) or variants[vid]).ref for vid in ids), " & ")
+    if agree and groups:
+        group = groups[0]
+        return msg("compare.headline_agree", count=len(group.variants), outcome=group.outcome)
+    parts = [msg("compare.headline_group", variants=named(g.variants), outcome=g.outcome) for g in groups]
+    if refused:
+        parts.append(msg("compare.headline_group", variants=named([r.variant for r in refused]),
+                         outcome=msg("compare.outcome_impossible")))
+    return msg("compare.headline_differ", groups=Items(tuple(parts)))
+
+
+def _whys(answered: list[VariantResult], differences: tuple, agree: bool) -> tuple[tuple[str, Message], ...]:
+    """For each variant, why it parts from the others, in a line: what each value of the fact its ruling hangs
+    on gives, where it hangs on one; else what it says of the first rule the variants differ on (the differences
+    come deciding first). None where they all agree."""
+    if agree:
+        return ()
+    out: dict[str, Message] = {}
+    for r in answered:
+        if r.ruling is not None and r.ruling.conditions:
+            out[r.variant] = msg("compare.why_condition", choices=Items(tuple(
+                msg("compare.why_choice", condition=c.condition, verdict=Word(c.verdict))
+                for c in r.ruling.conditions[0].choices)))
+    for difference in differences:
+        if not isinstance(difference, RuleDifference):
+            continue
+        for entry in difference.variants:
+            out.setdefault(entry.variant, entry.explanation)
+    return tuple(out.items())
 
 
 def _team_outcome(sheet) -> tuple:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..rules.engine import rule_checked
+from ..rules.engine import rule_table
 from ..rules.table_check import table_doubt
 from ..model.findings import Ruling
 from ..options.listing import Option, OptionGroup, Options
@@ -69,5 +69,5 @@ def _entry(vid: str, request: OptionsRequest, own: tuple[Option, OptionGroup] | 
         return OptionDifferenceEntry(vid, True, option.verdict, option.body, option.ruling)
     option, group = source
     listed = replace(request.situation, drew=group.drew)  # the table as the listing ruled it
-    ruling = rule_checked(listed, option.action, request.rules, table_doubt(request.rules, listed))
+    ruling = rule_table(listed, option.action, request.rules, table_doubt(request.rules, listed))
     return OptionDifferenceEntry(vid, False, ruling.verdict, option.body, ruling)

@@ -34,7 +34,7 @@ from ..model.messages import Items, Word
 from ..model import requests
 from ..model.requests import PENALTY_KINDS, RULING_MEMBERS, SCORE_MEMBERS, CompareRequest, OptionsRequest, RulingRequest, \
     ScoreRequest, TeamRound
-from ..model.situation import EMPTY_SIDE, MELD_RANKS, NOT_GIVEN, PileUnnamed, Side, Situation, rank_facts
+from ..model.situation import DRAWN, EMPTY_SIDE, MELD_RANKS, NOT_GIVEN, PileUnnamed, Side, Situation, rank_facts
 from ..rules.table_check import deck_issues
 from ..variants import Variant
 
@@ -183,6 +183,7 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
     drew = NOT_GIVEN if not isinstance(turn, dict) or "drew" not in turn else turn["drew"]
     if drew != NOT_GIVEN and drew not in DREW:
         raise MalformedRequest([issue(f"{base}/turn/drew", "error.drew")])
+    drew = _has_drawn(drew, (turn or {}).get("has_drawn"), f"{base}/turn/has_drawn")
     answer = (turn or {}).get("partner_answer")
     if answer not in PARTNER_ANSWERS:
         raise MalformedRequest([issue(f"{base}/turn/partner_answer", "error.partner_answer")])
@@ -205,10 +206,24 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
         base,
         _pile_unnamed(raw.get("pile_unnamed")),
         (turn or {}).get("asked_after_melding"),
+        raw.get("stock_empty"),
     )
     if issues:
         raise ImpossibleInput(issues)
     return out
+
+
+def _has_drawn(drew: str | None, has_drawn: bool | None, at: str) -> str | None:
+    """``turn.drew`` with ``turn.has_drawn`` read into it: ``false`` is the same fact as ``drew: null``, ``true``
+    says the player drew without saying where (:data:`~adjudicator.model.situation.DRAWN`); beside ``drew`` it
+    must agree with it."""
+    if has_drawn is None:
+        return drew
+    if drew == NOT_GIVEN:
+        return DRAWN if has_drawn else None
+    if has_drawn != (drew is not None):
+        raise ImpossibleInput([issue(at, "error.has_drawn_contradicts")])
+    return drew
 
 
 def _pile_unnamed(raw: dict | None) -> PileUnnamed | None:
@@ -223,7 +238,8 @@ def _side(raw: dict | None, base: str, melds_at: str, issues: list[Issue]) -> Si
     melds = raw.get("melds")
     return Side(raw.get("score"), None if melds is None else meld_list(melds, base, issues, melds_at),
                 raw.get("red_threes"), raw.get("opened"), raw.get("canastas"),
-                _ranks(raw.get("ranks"), base + melds_at.rpartition("/")[0] + "/ranks", issues))
+                _ranks(raw.get("ranks"), base + melds_at.rpartition("/")[0] + "/ranks", issues),
+                raw.get("canastas_at_least"))
 
 
 def _ranks(raw: dict | None, at: str, issues: list[Issue]) -> tuple[tuple[str, bool], ...]:

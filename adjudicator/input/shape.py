@@ -122,6 +122,12 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
         canastas = StrictInteger(allow_none=True, validate=Range(min=0, max=max_cards // 7), metadata=doc(
             "How many canastas the team has completed, when its melds are not listed (it then has opened).\n"
             "Read for the canastas a team needs to go out; with `melds` given, the melds say it.\n"))
+        canastas_at_least = StrictInteger(allow_none=True, validate=Range(min=1, max=max_cards // 7), metadata=doc(
+            "The team has completed at least this many canastas (so it has opened), when the family knows\n"
+            "no more than that: what a ruling's condition \"does your team have a canasta?\" answered yes\n"
+            "sends. A check that a lower bound cannot decide (a canasta completed this very turn against two\n"
+            "needed) finds `/situation/team/canastas` missing. Given beside `canastas` or `melds`, it must\n"
+            "agree with them (else 422 `impossible-input`).\n"))
         # rank -> whether the team has a meld of it (null: not known); the ranks are MELD_RANK_NAMES, as parse.py checks
         ranks = fields.Dict(
             keys=StrictString(validate=Length(min=1, max=RANK_MAX_LENGTH), metadata={"enum": list(MELD_RANK_NAMES)}),
@@ -151,6 +157,11 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
         drew = StrictString(allow_none=True, validate=Length(max=MAX_NAME_LENGTH), metadata=doc(
             "`null`: not drawn yet this turn; `stock` or `pile`: drew there.\n"
             "Leave the member out when it is not known.\n", enum=list(DREW)))
+        has_drawn = StrictBoolean(allow_none=True, metadata=doc(
+            "Whether the player has drawn this turn, for a family that knows no more than that (what a\n"
+            "ruling's condition \"have you drawn this turn?\" sends): `false` is the same fact as\n"
+            "`drew: null`; `true` says the player drew without saying where (a check that needs where\n"
+            "finds `/situation/turn/drew` missing). Given beside `drew`, it must agree with it (else 422).\n"))
         cards_from_pile = card_list(
             "The cards taken with the pile this turn, bottom first as in `discard_pile`: the last is the\n"
             "pile's top card, listed also once the take has laid it in a meld; the cards below it are\n"
@@ -190,6 +201,10 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
             "Whether the starting player has not yet had a second turn."))
         stock_count = StrictInteger(allow_none=True, validate=Range(min=0, max=max_cards),
                                     metadata=doc("Cards left in the stock."))
+        stock_empty = StrictBoolean(allow_none=True, metadata=doc(
+            "Whether the stock is empty, for a family that knows no more than that (what a ruling's\n"
+            "condition \"are there cards left in the stock?\" sends): `true` is the same fact as\n"
+            "`stock_count: 0`. Given beside `stock_count`, it must agree with it (else 422).\n"))
         discard_pile = card_list("The discard pile, bottom first; the last card is the top card.", allow_none=True)
         pile_unnamed = fields.Nested(PileUnnamed, allow_none=True)
         team = fields.Nested(Side, allow_none=True)

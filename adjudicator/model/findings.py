@@ -105,6 +105,10 @@ class Ruling:
     variant_ref: Any = field(default=None, compare=False)  # the variant, named for people
     open_points: tuple = ()  # (parameter, the values a table could give it) for each open point it hangs on
     cannot_happen: tuple[CannotHappen, ...] = ()  # readings under which the table itself cannot happen
+    conditions: tuple["Condition", ...] = ()  # facts the table lacks, and what each of their values gives
+    # facts the table lacks that it was decided across (every value gives the verdict): each pointer, and how
+    # "whichever it is" is said of it ("whether or not the stock has cards")
+    facts_across: tuple[tuple[str, Message], ...] = ()
 
     def failed(self) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if f.passed is False)
@@ -121,3 +125,30 @@ class Ruling:
         if self.verdict == UNDETERMINED:
             return self.open()
         return ()
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One value of a fact the table lacks (:mod:`adjudicator.rules.facts`), and the ruling it gives:
+    ``rule()`` with the value supplied (which may itself hang on another fact: its own ``conditions``).
+    ``value`` is the value's code; ``patch`` what a client sends to give it (``(path below the situation,
+    value)`` pairs of a JSON Merge Patch); ``label`` the value as an answer, ``condition`` as a condition."""
+
+    value: Any
+    patch: tuple[tuple[tuple[str, ...], Any], ...]
+    label: Message
+    condition: Message
+    verdict: Verdict
+    ruling: Ruling
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A fact a ruling lacks that a choice can give: its pointer and kind, the question, how "whichever it is"
+    is said (``either``), and each value's choice (a value under which the table cannot happen left out)."""
+
+    pointer: str
+    kind: str
+    question: Message
+    either: Message
+    choices: tuple[Choice, ...]

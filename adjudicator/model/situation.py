@@ -25,6 +25,7 @@ class MissingFact(Exception):
 
 
 NOT_GIVEN = "not given"  # turn.drew when the request does not say whether the player has drawn
+DRAWN = "drawn"  # turn.drew when the player has drawn this turn and nobody said where (``turn.has_drawn``)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -41,8 +42,12 @@ class Side:
     says "we have no meld of nines", ``(("9", True),)`` "we have one" (its cards not listed, so the team has
     opened). A rank not named is not known; the ranks are those a meld of one rank is made of (A to 4: black
     threes are melded only going out, twos are never a meld's rank in every reading). Kept in canonical form:
-    rank codes (``"T"`` is ``"10"``) in the deck's order, one pair per rank. A check that needs only whether the team has a meld of a rank (one meld
-    per rank) reads it; one that needs that meld's cards still finds the melds missing.
+    rank codes (``"T"`` is ``"10"``) in the deck's order, one pair per rank. A check that needs only whether the
+    team has a meld of a rank (one meld per rank; natural cards added to it, which never break a meld) reads it;
+    one that needs that meld's cards still finds the melds missing.
+
+    ``canastas_at_least``: the team has at least this many canastas (so it has opened), what a family says that
+    knows no more ("yes, we have a canasta"); a check a lower bound cannot decide finds the count missing.
     """
 
     score: int | None
@@ -51,10 +56,11 @@ class Side:
     opened: bool | None
     canastas: int | None
     ranks: tuple[tuple[str, bool], ...]
+    canastas_at_least: int | None
 
     def __init__(self, score: int | None = None, melds: tuple[tuple[str, ...], ...] | None = None,
                  red_threes: int | None = None, opened: bool | None = None, canastas: int | None = None,
-                 ranks=()):
+                 ranks=(), canastas_at_least: int | None = None):
         if melds is None and opened is False:
             melds = ()  # a team that has not opened has no melds: one fact, one form
         _set(self, "score", score)
@@ -63,6 +69,7 @@ class Side:
         _set(self, "opened", opened)
         _set(self, "canastas", canastas)
         _set(self, "ranks", rank_facts(ranks))
+        _set(self, "canastas_at_least", canastas_at_least)
 
     def has_meld_of(self, rank: str) -> bool | None:
         """Whether the family said the team has a meld of ``rank`` (None: not said)."""
@@ -111,12 +118,17 @@ class Situation:
     """The table around one action.
 
     ``drew`` is ``None`` when the player has not drawn yet this turn, ``"stock"`` or
-    ``"pile"`` when they have, and :data:`NOT_GIVEN` when nobody said. ``cards_from_pile``
+    ``"pile"`` when they have, :data:`DRAWN` when they have and nobody said where (taken as ``"pile"`` where
+    ``cards_from_pile`` names cards), and :data:`NOT_GIVEN` when nobody said. ``cards_from_pile``
     lists the pile's cards taken this turn bottom first, so that its last card is the pile's
     top card. ``partner_answer`` is what the partner said when asked "may I go out?" (None:
     not asked, or not known); ``asked_after_melding`` whether the player had melded this turn before asking
     (beyond the meld a take of the pile lays; None: not said). ``base`` is
     where these facts stand in a request, so a missing one can be named by pointer.
+
+    What a family says knowing no more than that: ``stock_empty`` (True is the same fact as ``stock_count ==
+    0`` and is made so here; a count given says it too) and ``hand_count_at_least`` (the hand holds at least so
+    many cards, its cards and count not given).
 
     The constructor is the one way to make one, by hand or by the parser: it puts every card code in
     canonical form (``"3h"`` is the three of hearts, never a black three; a
@@ -140,13 +152,16 @@ class Situation:
     base: str
     pile_unnamed: PileUnnamed | None  # cards under the named pile that nobody named (None: the pile is as named)
     asked_after_melding: bool | None  # the partner was asked after the player had melded this turn (None: not said)
+    stock_empty: bool | None  # whether the stock is empty (None: not said; derived from a count given)
+    hand_count_at_least: int | None  # the hand holds at least this many cards (its cards and count not given)
 
     def __init__(self, players: int | None = None, first_round: bool | None = None, stock_count: int | None = None,
                  pile: tuple[str, ...] | None = None, team: Side = EMPTY_SIDE, opponents: Side = EMPTY_SIDE,
                  hand: tuple[str, ...] | None = None, hand_count: int | None = None, has_melded: bool | None = None,
                  drew: str | None = NOT_GIVEN, cards_from_pile: tuple[str, ...] = (),
                  partner_answer: str | None = None, base: str = "/situation", pile_unnamed: PileUnnamed | None = None,
-                 asked_after_melding: bool | None = None):
+                 asked_after_melding: bool | None = None, stock_empty: bool | None = None,
+                 hand_count_at_least: int | None = None):
         if not table_canonical(hand, pile, cards_from_pile, team.melds, opponents.melds):  # one look (compiled)
             if hand is not None:
                 hand = parse_all(hand, base + "/player/hand")
@@ -173,6 +188,14 @@ class Situation:
         _set(self, "base", base)
         _set(self, "pile_unnamed", pile_unnamed)
         _set(self, "asked_after_melding", asked_after_melding)
+        if stock_empty is None and stock_count is not None:
+            stock_empty = stock_count == 0  # the count says it
+        elif stock_empty is True and stock_count is None:
+            _set(self, "stock_count", 0)  # empty is no card: one fact, one form
+        _set(self, "stock_empty", stock_empty)
+        if drew == DRAWN and cards_from_pile:
+            _set(self, "drew", "pile")  # cards taken with the pile this turn say where the player drew
+        _set(self, "hand_count_at_least", hand_count_at_least)
 
     # --- facts a check needs (each ``need_*`` makes its test itself: one call less on the engine's hot path) --
     def need(self, value, path: str):
@@ -199,8 +222,17 @@ class Situation:
             return len(self.hand)
         value = self.hand_count
         if value is None:
-            raise MissingFact(self.base + "/player/hand")
+            raise MissingFact(self.base + "/player/hand_count")
         return value
+
+    def hand_more_than(self, count: int) -> bool:
+        """Whether the hand holds more than ``count`` cards: its size, or a lower bound that says so (a bound
+        that does not decide it leaves the count missing)."""
+        if self.hand is None and self.hand_count is None:
+            least = self.hand_count_at_least
+            if least is not None and least > count:
+                return True
+        return self.need_hand_size() > count
 
     def need_pile(self) -> tuple[str, ...]:
         value = self.pile
@@ -221,14 +253,22 @@ class Situation:
             return bool(team.melds)
         if team.opened is not None:
             return team.opened
-        if team.canastas or any(has for _, has in team.ranks):
+        if team.canastas or team.canastas_at_least or any(has for _, has in team.ranks):
             return True
         raise MissingFact(self.base + "/team/melds")
 
     def team_has_opened(self) -> bool:
         """Whether the team is known to have opened (listed melds, or the fact given without them)."""
         team = self.team
-        return bool(team.melds) or team.opened is True or bool(team.canastas) or any(has for _, has in team.ranks)
+        return bool(team.melds) or team.opened is True or bool(team.canastas) or bool(team.canastas_at_least) or \
+            any(has for _, has in team.ranks)
+
+    def need_stock_empty(self) -> bool:
+        """Whether the stock is empty: from its count, or the fact given without it."""
+        value = self.stock_empty
+        if value is None:
+            raise MissingFact(self.base + "/stock_count")
+        return value
 
     def team_melds_or_unknown(self) -> tuple[tuple[str, ...], ...] | None:
         """The team's melds, or None for a team known to have opened whose melds are not listed (a check that
@@ -336,7 +376,7 @@ def _held(side: PartSide, name: str) -> bool:
 
 def _part_side(side: Side, at: str, reads: list) -> PartSide:
     made = _new(PartSide)
-    for name in ("melds", "opened", "canastas", "ranks"):
+    for name in ("melds", "opened", "canastas", "ranks", "canastas_at_least"):
         _SLOTS[name].__set__(made, getattr(side, name))
     _SLOTS["at"].__set__(made, at)
     _SLOTS["reads"].__set__(made, reads)
@@ -354,6 +394,7 @@ class PartTable(Situation):
 
     reads: list[str]  # the withheld facts read directly on this table (set when it is made)
     stock_count = _withheld("stock_count", "/stock_count")  # type: ignore[assignment]
+    stock_empty = _withheld("stock_empty", "/stock_count")  # type: ignore[assignment]
     pile = _withheld("discard_pile", "/discard_pile")  # type: ignore[assignment]
     pile_unnamed = _withheld("pile_unnamed", "/pile_unnamed")  # type: ignore[assignment]
     hand = _withheld("player.hand", "/player/hand")  # type: ignore[assignment]
@@ -382,13 +423,16 @@ class PartTable(Situation):
     def need_hand_size(self) -> int:
         value = self.hand_count
         if value is None:
-            raise MissingFact(self.base + "/player/hand")
+            raise MissingFact(self.base + "/player/hand_count")
         return value
 
     def need_pile(self) -> tuple[str, ...]:
         raise MissingFact(self.base + "/discard_pile")
 
     def need_stock_count(self) -> int:
+        raise MissingFact(self.base + "/stock_count")
+
+    def need_stock_empty(self) -> bool:
         raise MissingFact(self.base + "/stock_count")
 
     def need_team_score(self) -> int:
@@ -411,5 +455,5 @@ def part_table(situation: Situation) -> PartTable:
         "hand_count": len(situation.hand) if situation.hand is not None else situation.hand_count,
         "has_melded": situation.has_melded, "drew": situation.drew, "cards_from_pile": situation.cards_from_pile,
         "partner_answer": situation.partner_answer, "base": base, "reads": reads,
-        "asked_after_melding": situation.asked_after_melding})
+        "asked_after_melding": situation.asked_after_melding, "hand_count_at_least": situation.hand_count_at_least})
     return made

@@ -79,6 +79,10 @@ class HandView:
     usable: tuple[str, ...]  # the cards the player may lay this turn
     hand: tuple[str, ...]
     shape: Shape = field(repr=False)
+    # the team's melds not listed (it has opened): the ranks it is said to have a meld of, and not to have
+    said: frozenset[str] = frozenset()
+    said_not: frozenset[str] = frozenset()
+    unlisted: bool = False
 
     # --- reading cards ---------------------------------------------------------------------------
     def value(self, card: str) -> int:
@@ -97,6 +101,15 @@ class HandView:
 
     def meld_of(self, meld_rank: str) -> TeamMeld | None:
         return next((m for m in self.team if m.rank == meld_rank), None)
+
+    def may_have(self, meld_rank: str) -> bool:
+        """Whether the team has, or (its melds not listed, nobody saying it has none) may have, a meld of the
+        rank: natural cards may go onto it."""
+        return self.meld_of(meld_rank) is not None or (self.unlisted and meld_rank not in self.said_not)
+
+    def may_lack(self, meld_rank: str) -> bool:
+        """Whether the team has, or may have, no meld of the rank: a new meld of it may be laid."""
+        return self.meld_of(meld_rank) is None and meld_rank not in self.said
 
     @property
     def canasta_min(self) -> int:
@@ -141,6 +154,10 @@ def view(situation: Situation, rules: Variant, after_draw: bool) -> HandView:
     out = HandView(rules, naturals, [], blacks, reds, [], usable, hand, Shape(rules))
     out.wilds = sorted(wilds, key=lambda c: (out.value(c), c))
     out.team = [_team_meld(rules, m) for m in situation.team.melds or ()]
+    if situation.team.melds is None and situation.team_has_opened():
+        out.unlisted = True
+        out.said = frozenset(r for r, has in situation.team.ranks if has)
+        out.said_not = frozenset(r for r, has in situation.team.ranks if not has)
     return out
 
 

@@ -25,12 +25,13 @@ from functools import partial
 
 from ..model.actions import Action
 from ..model.enums import ActionType
-from ..rules.engine import rule_checked
+from ..rules.conditions import legal_when
+from ..rules.engine import rule_table
 from ..rules.table_check import check_table, table_doubt
 from ..model.findings import LEGAL, UNDETERMINED, Ruling
 from ..rules.judge import wild_param
 from ..rules.melds import sure_rank
-from ..model.messages import Message, msg
+from ..model.messages import Items, Message, Rank, msg
 from ..rules.opening import Requirement, team_requirement
 from .body import action_body
 from .complete import complete
@@ -83,6 +84,15 @@ class Option:
     cards: tuple[str, ...] = ()
     points: int | None = None
     concealed: bool | None = None
+
+    @property
+    def condition(self) -> Message | None:
+        """Where the move hangs on a fact the table did not give: the value under which it is allowed, as a
+        condition ("while the stock has cards", "if your team has a meld of sevens"); else None."""
+        found = legal_when(self.ruling)
+        if found is None:
+            return None
+        return next(c.condition for c in found.choices if c.verdict == LEGAL)
 
     @property
     def verdict(self) -> str:
@@ -243,7 +253,7 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
             seen.add(option.action)
             options.append(option)
     options, more, whole = complete(situation, rules, kind, readings, options,
-                                    partial(rule_checked, situation, rules=rules, doubt=doubt), doubt, memo)
+                                    partial(rule_table, situation, rules=rules, doubt=doubt), doubt, memo)
     # partials, not closures: a listing keeps its maker, and a compiled closure and its environment would
     # hold each other (and the request's moves) in a reference cycle after the answer is sent
     listing = Listing(options, more, partial(_made, kind, not situation.team_has_opened()))
@@ -251,15 +261,19 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
     if not listing:
         attempt = attempt or (slots[0].candidates[0].action if slots and slots[0].candidates else None)
         if attempt is not None:
-            blocked = rule_checked(situation, attempt, rules, doubt)
+            blocked = rule_table(situation, attempt, rules, doubt)
     possible = True if LEGAL in listing.verdicts else (None if listing else False)
+    # the team's melds not listed: a move that needs their cards (a wild card onto one) cannot be listed, and the
+    # group says so rather than leave it out in silence
+    unlisted = kind in ("meld", "go_out") and situation.team.melds is None and situation.team_has_opened()
     return OptionGroup(kind, phase, situation.drew, assumed, possible, listing, blocked,
-                       msg(f"options.group.{kind}"), complete=whole)
+                       msg(f"options.group.{kind}"), (situation.base + "/team/melds",) if unlisted else (),
+                       complete=whole)
 
 
 def _made(kind: str, unopened: bool, c, ruling) -> Option:
     """A complete-walk move's option, made when the listing reads it."""
-    return Option(c.key, c.kind, "every", c.message, c.action, ruling, c.rank, _cards(c.action),
+    return Option(c.key, c.kind, "every", worded(c.message, ruling), c.action, ruling, c.rank, _cards(c.action),
                   _points(ruling) if unopened and kind != "discard" else None,
                   _concealed(ruling) if kind == "go_out" else None)
 
@@ -269,14 +283,35 @@ def _decide(situation: Situation, rules: Variant, slot: Slot, doubt: TableDoubt 
     cards the text leaves open (twos, where it does not say whether they are wild) are tried last."""
     fallback = None
     for candidate in sorted(slot.candidates, key=lambda c: _hangs_open(c.action, rules)):
-        ruling = rule_checked(situation, candidate.action, rules, doubt)
+        ruling = rule_table(situation, candidate.action, rules, doubt)
         if ruling.verdict == LEGAL or (ruling.verdict == UNDETERMINED and fallback is None):
-            option = Option(slot.key, slot.kind, candidate.way, candidate.message, candidate.action, ruling,
+            option = Option(slot.key, slot.kind, candidate.way, worded(candidate.message, ruling), candidate.action, ruling,
                             slot.rank, _cards(candidate.action), candidate.points, _concealed(ruling))
             if ruling.verdict == LEGAL:
                 return option
             fallback = option
     return fallback
+
+
+# the words of a move that name the team's meld of a rank, and their words where that meld is a condition
+IF_MELD = {key: f"{key}_if" for key in ("options.take_pile.onto_meld", "options.add.naturals", "options.add.wild",
+                                        "options.move.part_add")}
+
+
+def worded(message: Message, ruling: Ruling) -> Message:
+    """A move's words as its ruling leaves them: where whether the team has a meld of a rank is a condition of
+    the ruling, the move never says "your meld of sevens" -- it says "your team's meld of sevens, if it has one"."""
+    ranks = frozenset(c.pointer.rpartition("/")[2] for c in ruling.conditions if c.kind == "rank")
+    return _if_meld(message, ranks) if ranks else message
+
+
+def _if_meld(message: Message, ranks: frozenset) -> Message:
+    args = {name: _if_meld(arg, ranks) if isinstance(arg, Message) else
+            Items(tuple(_if_meld(i, ranks) if isinstance(i, Message) else i for i in arg.items), arg.joiner)
+            if isinstance(arg, Items) else arg for name, arg in message.args.items()}
+    rank = message.args.get("rank")
+    key = IF_MELD.get(message.key) if isinstance(rank, Rank) and rank.value in ranks else None
+    return Message(key or message.key, args)
 
 
 def _cards(action: Action) -> tuple[str, ...]:

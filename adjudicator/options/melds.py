@@ -30,9 +30,9 @@ def meld_slots(view: HandView, situation: Situation) -> tuple[list[Slot], Action
     one_per_rank = known(view.rules, "meld.one_per_rank", True)
     for r in view.ranks():
         naturals = view.naturals[r]
-        if view.meld_of(r) is not None:
+        if view.may_have(r):  # onto the team's meld of the rank: listed, said, or not known (if it has one)
             slots.append(_natural_additions(r, naturals))
-            if one_per_rank is not False:
+            if not view.may_lack(r) and one_per_rank is not False:
                 continue
         slot = _new_meld(view, r, naturals)
         if slot.candidates:

@@ -20,12 +20,13 @@ from .going_out import check_all_cards, check_canastas, check_last_discard, chec
 from .judge import Judge, MissingFact, NotStated, known
 from ..model.messages import Card
 from .opening import check_opening, pile_cards_apart, without_pile_cards
+from .conditions import decide_facts
 from .readings import TableDoubt, decide_across
 from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, check_pile_not_empty,
                    frozen_reasons, shown_in_adds, take_onto_meld, take_with_hand, top_usable)
 from ..model.situation import Situation
 from ..turns import checkpoint
-from .table import Table, lay_all
+from .table import lay_all, team_table
 from .table_check import check_table
 from .turn import check_draw, check_drew, first_round
 from ..variants import Variant
@@ -40,7 +41,18 @@ def rule(situation: Situation, action: Action, rules: Variant) -> Ruling:
     text leaves open, it is decided across the point's readings (:mod:`adjudicator.rules.readings`), and only
     under those the table can happen under.
     """
-    return rule_checked(situation, action, rules, check_table(rules, situation, action))
+    return rule_table(situation, action, rules, check_table(rules, situation, action))
+
+
+def rule_table(situation: Situation, action: Action, rules: Variant, doubt: TableDoubt | None) -> Ruling:
+    """:func:`rule_checked` on a whole table (``doubt``: what its check found), then, where the ruling lacks facts
+    a choice can give, ruled under each of their values (:mod:`adjudicator.rules.conditions`): each value's table
+    checked and ruled as any other, by :func:`rule`'s own steps."""
+    first = rule_checked(situation, action, rules, doubt)
+    if first.verdict != UNDETERMINED or not first.missing:
+        return first  # most rulings: nothing a fact could change
+    return decide_facts(first, situation, action, rules,
+                        lambda table: rule_checked(table, action, rules, check_table(rules, table, action)))
 
 
 def rule_checked(situation: Situation, action: Action, rules: Variant, doubt: TableDoubt | None) -> Ruling:
@@ -51,15 +63,6 @@ def rule_checked(situation: Situation, action: Action, rules: Variant, doubt: Ta
     (:class:`~adjudicator.model.situation.PartTable`), whose own doubt could not be worked out."""
     checkpoint()  # every ruling: where a long request (options, a comparison, a replay) lets others run
     return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, doubt)
-
-
-def team_table(judge: Judge, situation: Situation, opponents: bool = True) -> Table:
-    """The team's melds as the action finds them: listed, or (a team known to have opened, its melds not
-    listed) unknown, with the canastas the situation says it has."""
-    team = situation.team
-    return Table(judge, situation.team_melds_or_unknown(), (situation.opponents.melds or ()) if opponents else (),
-                 unknown=situation.base + "/team/melds", canastas=team.canastas, ranks=team.ranks,
-                 ranks_at=situation.base + "/team/ranks")
 
 
 def rule_once(situation: Situation, action: Action, rules: Variant) -> Ruling:

@@ -20,19 +20,22 @@ def check_canastas(judge: Judge, situation: Situation, table: Table, cards_left:
     """
     with judge.rule("go_out.canasta_required" if going_out else "go_out.keep_card") as check:
         need = by_players(judge, situation, "go_out.canastas_required")
-        have = table.canastas_after()
         if not (going_out or cards_left < (2 if cards_left >= 0 else 0)):
             return
         if need == 0:
             check.result(True, "go_out.no_canasta_needed")
-            if have == 0 and judge.param("score.no_canasta_all_negative"):
+            if table.canastas_after() == 0 and judge.param("score.no_canasta_all_negative"):
                 judge.note("consequence.no_canasta_all_negative")
             return
-        if table.canastas_before() < need <= have:
+        before, have, exact = table.canastas_for(need)
+        if before < need <= have:
             same_turn = judge.param("go_out.canasta_same_turn")
             check.result(bool(same_turn), "go_out.canasta_this_turn" if same_turn else "go_out.canasta_before_turn")
+        elif going_out and exact and not have:
+            check.result(False, "go_out.no_canasta", count=need)
         elif going_out:
-            check.result(have >= need, "go_out.canastas", count=have, need=need)
+            check.result(have >= need, "go_out.canastas" if exact else "go_out.canastas_at_least", count=have,
+                         need=need)
         elif have < need:
             check.result(False, "go_out.keep_card", count=cards_left, have=have, need=need)
         else:

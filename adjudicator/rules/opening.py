@@ -50,14 +50,15 @@ def _standing(judge: Judge, name: str) -> dict:
 
 
 def team_requirement(situation: Situation, rules: Variant) -> Requirement | None:
-    """What the player's team must meld to open, as far as the table shows it: None when the team has opened,
-    when its melds or its score are not given, or when the text does not give the figure.
+    """What the player's team must meld to open, from its score alone: None when the team is known to have
+    opened, when its score is not given, or when the text does not give the figure. A team whose melds are not
+    given is asked about as one yet to open ("is this enough to open?" before any meld is entered).
 
     The one answer the listing reports and the option search plans for (a ruling reads the same band through
     :func:`requirement` and says what is missing instead).
     """
     score = situation.team.score
-    if situation.team.melds != () or score is None:  # opened (or not known to be unopened): no requirement to meet
+    if situation.team_has_opened() or score is None:  # opened: no requirement to meet
         return None
     return answer(rules, lambda judge: requirement(judge, score))
 

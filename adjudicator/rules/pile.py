@@ -6,10 +6,10 @@ from typing import NamedTuple
 
 from ..model.cards import JOKER, beyond, counts, is_black_three, is_red_three, rank
 from .judge import Judge, MissingFact, NotStated
-from .melds import natural_rank, sure_rank
+from .melds import sure_rank
 from ..model.messages import Card, Cards, Items, Message, Rank, msg
 from ..model.situation import PileUnnamed, Situation
-from .table import Table
+from .table import Table, team_table
 
 
 UNKNOWN = -1  # the index of a meld that may or may not be among the team's melds not listed
@@ -235,13 +235,14 @@ def take_with_hand(judge: Judge, table: Table, top: str, with_cards, frozen: lis
     subject = msg("subject.top_with", top=Card(top), cards=Cards(tuple(with_cards)))
     if target is UNKNOWN:
         # Natural cards of the rank make a legal meld of their own and keep any meld they join legal: the
-        # same verdict whether the team has a meld of that rank or not. A wild card's fit depends on that meld.
+        # same verdict whether the team has a meld of that rank or not. A wild card's fit depends on that meld:
+        # whether the team has one is asked (with one, its cards are then needed).
         try:
             has_wild = any(c == JOKER or judge.wild(c) for c in group)
         except NotStated:
             has_wild = True  # a two, where the text leaves open whether it is wild: it may be
         if has_wild:
-            table.missing()
+            table.find(top_rank)  # raises: whether the team has a meld of this rank is not said
         table.lay(group, subject, going_out=False, joins=True)
         return False
     if target is not None and not apart:  # onto the team's meld of that rank
@@ -309,9 +310,11 @@ def forced_take(judge: Judge, situation: Situation) -> None:
         if not pile:
             check.result(True, "stock.forced_take_pile_empty")
             return
-        melds = situation.need_team_melds()
         top = pile[-1]
-        frozen = frozen_reasons(judge, pile, bool(melds), situation.pile_unnamed, situation.base)
-        fits = any(natural_rank(judge, m) == rank(top) for m in melds) and not judge.wild(top)
-        must = fits and not frozen
+        opened = situation.need_team_opened()
+        frozen = frozen_reasons(judge, pile, opened, situation.pile_unnamed, situation.base)
+        # a frozen pile, a wild or three on top, a team with no meld: nothing to fit, whatever its melds hold; else
+        # whether the team has a meld of the top card's rank decides (said, or listed)
+        must = bool(opened and not frozen and rank(top) != "3" and not judge.wild(top)
+                    and team_table(judge, situation, opponents=False).has(rank(top)))
         check.result(not must, "stock.forced_take_must" if must else "stock.forced_take_free", top=Card(top))

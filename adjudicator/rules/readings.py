@@ -169,8 +169,7 @@ def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], r
             verdict = UNDETERMINED  # the readings disagree
             break
     readings = tuple(Reading(values, r.verdict, tuple(f.message for f in r.deciding())) for values, r in runs)
-    said = [reading_message(values) for values, _ in runs]
-    findings = _findings(points, runs, said, Items(tuple(Param(p) for p in points), " & "))
+    findings = _findings(points, runs, None, Items(tuple(Param(p) for p in points), " & "))
     if verdict == UNDETERMINED:  # what the text leaves open decides: its words come first
         about_points = cited(rules, tuple(points))[0]  # the open points' own words
         findings = tuple(replace(f, citations=tuple(dict.fromkeys(about_points + f.citations)))
@@ -198,9 +197,36 @@ def _changed(ruling: Ruling, **changes) -> Ruling:
     return Ruling(**{**ruling.__dict__, **changes})
 
 
-def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], said: list[Message],
+def merge_alike(first: Ruling, runs: list[tuple[tuple, Ruling]], said: list[Message], point_words: Items) -> Ruling:
+    """Rulings that give the same verdict as one (a fact the table lacks, every value of which gives it:
+    :mod:`adjudicator.rules.conditions`): ``said`` is each run's value in words, ``point_words`` what they are
+    values of ("whether or not the stock has cards"); the findings are matched across them as readings' are."""
+    rulings = [r for _, r in runs]
+    findings = _findings([], runs, said, point_words)
+    interpretations: dict = {}
+    missing: list[str] = []
+    not_stated: list[str] = []
+    across: list[str] = []
+    consequences: list[Message] = []
+    for r in rulings:
+        for i in r.interpretations:
+            interpretations.setdefault(i.parameter, i)
+        missing += [m for m in r.missing if m not in missing]
+        not_stated += [n for n in r.not_stated if n not in not_stated]
+        across += [a for a in r.across if a not in across]
+        consequences += [c for c in r.consequences if c not in consequences]
+    verdict = rulings[0].verdict
+    return _changed(first, verdict=verdict, findings=findings, interpretations=tuple(interpretations.values()),
+                   missing=tuple(missing), not_stated=tuple(not_stated), across=tuple(across),
+                   consequences=tuple(consequences) if verdict != ILLEGAL else (), readings=(), open_points=(),
+                   cannot_happen=rulings[0].cannot_happen)
+
+
+def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], said: list[Message] | None,
               point_words: Items) -> tuple[Finding, ...]:
-    """Findings matched by (rule, occurrence) across the readings, in order of first appearance."""
+    """Findings matched by (rule, occurrence) across the runs, in order of first appearance: across the readings
+    of ``points`` (each run's reading in words made from its values), or across values of a fact (``said``:
+    each run's value in words)."""
     order: list[tuple] = []
     per: dict[tuple, list] = {}
     subjects: dict = {}  # what a subject says (comparable) -> a number: keys of small ints hash cheaply
@@ -248,15 +274,21 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], said: list[Me
         if len(outcomes) == 1 and (len(present) == count or outcomes == {True}):
             if len(present) == count and all(f.message == base.message for f in present):
                 message = base.message
+            elif len(present) < count or said is not None:  # met under some only: said where it holds
+                message = msg("reading.where", readings=_each(said, found, runs, points))
             else:
-                message = msg("reading.whichever", points=point_words, readings=_each(said, found))
+                message = msg("reading.whichever", points=point_words, readings=_each(said, found, runs, points))
             opened: list[str] = []
             for f in present:
                 opened += f.open_on
             out.append(Finding(base.rule, base.passed, message, parameters, citations, house,
                                _without(tuple(opened), points), missing))
+        elif said is not None:  # across a fact's values, each value's finding where it is met
+            out.append(Finding(key[0], None, msg("reading.where", readings=_each(said, found, runs, points)),
+                               parameters, citations, house, (), missing))
         else:
-            out.append(Finding(key[0], None, msg("reading.depends", points=point_words, readings=_each(said, found)),
+            out.append(Finding(key[0], None, msg("reading.depends", points=point_words,
+                                                 readings=_each(said, found, runs, points)),
                                parameters, citations, house, tuple(points), missing))
     return tuple(out)
 
@@ -290,11 +322,32 @@ def _subject_number(subject, numbers: dict) -> int | None:
     return numbers.setdefault(subject, len(numbers))
 
 
-def _each(readings: list[Message], found) -> Items:
-    """What a finding says under each reading ("if twos are wild: ...; if not: ..."); ``readings`` are the
-    runs' readings in words (made once for all the findings)."""
-    parts = []
-    for reading, finding in zip(readings, found):
-        said = finding.message if finding is not None else msg("reading.not_checked")
-        parts.append(msg("reading.says", reading=reading, says=said))
+def _each(said: list[Message] | None, found, runs: list[tuple[tuple, Ruling]], points: list[str]) -> Items:
+    """What a finding says under each reading where it is met ("if twos are wild: ...; if not: ..."), in short:
+    a point that changes nothing this finding says is left out of its readings' words, and a reading under which
+    the check was never reached is not named. ``said``: each run's value in words, given (a fact's values), or
+    made here from each run's reading."""
+    values = [chosen for chosen, _ in runs]
+    if said is None:
+        relevant = [p for p in points if _matters(p, values, found)]
+        said = [reading_message(tuple((p, v) for p, v in chosen if p in relevant)) for chosen in values]
+    parts: list[Message] = []
+    for words, finding in zip(said, found):
+        if finding is None:
+            continue
+        part = msg("reading.says", reading=words, says=finding.message)
+        if part not in parts:
+            parts.append(part)
     return Items(tuple(parts))
+
+
+def _matters(point: str, values: list[tuple], found) -> bool:
+    """Whether a finding says something else (or is met or not) for another value of ``point``, the other points
+    as they are."""
+    seen: dict = {}
+    for chosen, finding in zip(values, found):
+        rest = tuple((p, repr(v)) for p, v in chosen if p != point)
+        said = None if finding is None else (finding.passed, finding.message)
+        if seen.setdefault(rest, said) != said:
+            return True
+    return False

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from ..model.cards import JOKER, is_black_three
+from ..model.cards import JOKER, is_black_three, rank
 from ..model.findings import LEGAL
 from .judge import Judge, MissingFact, NotStated
 from .melds import canastas, check_meld, is_canasta, meld_rank_or_open, natural_rank, split, sure_rank
 from ..model.messages import Cards, Message, Rank, msg
+from ..model.situation import Situation
+
+SAID = -2  # the index of the team's meld of a rank said without its cards (``team.ranks``)
 
 
 class Table:
@@ -16,22 +19,27 @@ class Table:
 
     ``existing`` None: the team has opened but its melds are not listed (``unknown`` points at them). Then
     only what the action lays is known: a check that needs an earlier meld (is there one of this rank? how
-    many canastas?) finds it missing, unless the situation gives the fact itself (``canastas``; ``ranks``, the
-    ranks the team has or has not melded, each missing at ``ranks_at``/rank when not said).
+    many canastas?) finds it missing, unless the situation gives the fact itself (``canastas``, or at least
+    ``canastas_at_least``, missing at ``canastas_at`` when neither is said; ``ranks``, the ranks the team has or
+    has not melded, each missing at ``ranks_at``/rank when not said). A meld said without its cards
+    (:data:`SAID`) takes natural cards of its rank, which never break a meld; a wild card needs its cards.
     """
 
     def __init__(self, judge: Judge, existing, opponents=(), unknown: str | None = None, canastas: int | None = None,
-                 ranks: tuple = (), ranks_at: str = ""):
+                 ranks: tuple = (), ranks_at: str = "", canastas_at_least: int | None = None, canastas_at: str = ""):
         self.judge = judge
         self.opponents = opponents  # the opponents' melds: never added to, where the text says so
         self.unknown: str = (unknown or "") if existing is None else ""
         self.known_canastas = canastas
+        self.canastas_at_least = canastas_at_least
+        self.canastas_at = canastas_at or self.unknown
         self.known_ranks = dict(ranks)
         self.ranks_at = ranks_at or self.unknown
         self.before = [list(m) for m in existing or ()]
         self.melds = [list(m) for m in existing or ()]
         self.grown: set[int] = set()
         self.new: set[int] = set()
+        self.grown_said = False  # natural cards went onto a meld said without its cards (it may now be a canasta)
 
     def missing(self) -> NoReturn:
         """The melds not listed are needed: say so (the check running, or the ruling, stops on it)."""
@@ -49,11 +57,14 @@ class Table:
 
     def find(self, meld_rank: str) -> int | None:
         """The index of the team's meld of ``meld_rank`` (read from its sure cards where twos are open). Among
-        melds not listed, one the family says the team has not got is none; any other is missing (its cards
-        are needed)."""
+        melds not listed, one the family says the team has is :data:`SAID`, one it says the team has not got
+        is none; of any other, whether the team has it is missing ("do you have a meld of nines?")."""
         found = self._listed(meld_rank)
-        if found is None and self.unknown and self.known_ranks.get(meld_rank) is not False:
-            self.missing()  # the melds not listed may hold one (or do: its cards are not known)
+        if found is None and self.unknown:
+            said = self.known_ranks.get(meld_rank)
+            if said is None:
+                raise MissingFact(f"{self.ranks_at}/{meld_rank}")
+            return SAID if said else None
         return found
 
     def has(self, meld_rank: str) -> bool:
@@ -137,12 +148,28 @@ class Table:
                          subject=subject, rank=Rank(target_rank))
         if target_rank is None or target is None:
             return
+        if target == SAID:
+            self._add_said(cards, target_rank, subject)
+            return
         target = self._fitting(target, target_rank, cards)
         before = list(self.melds[target])
         self.melds[target] += cards
         self.grown.add(target)
         check_meld(judge, self.melds[target], msg("subject.grown", subject=subject, rank=Rank(target_rank)))
         self._mixed_consequence(before, self.melds[target], target_rank)
+
+    def _add_said(self, cards, meld_rank: str, subject: Message) -> None:
+        """Cards onto the team's meld of ``meld_rank``, said without its cards: natural cards of its rank keep any
+        meld of that rank legal (no text limits a meld's natural cards), so they are ruled; a wild card's fit
+        (or a card of another rank) needs the meld's cards."""
+        judge = self.judge
+        for card in cards:
+            if card == JOKER or rank(card) != meld_rank or judge.wild(card):
+                self.missing()
+        with judge.rule("meld.same_rank") as check:
+            judge.cite("meld.min_cards")
+            check.result(True, "meld.add_naturals_said", subject=subject, rank=Rank(meld_rank))
+        self.grown_said = True
 
     def _fitting(self, first: int, meld_rank: str, cards) -> int:
         """Which of the team's melds of ``meld_rank`` the cards go onto: the first, unless the team holds two
@@ -168,10 +195,14 @@ class Table:
             pass
 
     def canastas_before(self) -> int:
+        """The team's canastas before the action: counted, or given; at least so many where only a lower bound
+        is given (:meth:`canastas_for` says whether the count is exact)."""
         if self.unknown:
             known = self.known_canastas
             if known is None:
-                self.missing()
+                if self.canastas_at_least is not None:
+                    return self.canastas_at_least
+                raise MissingFact(self.canastas_at)  # "how many canastas does your team have?"
             return known
         return canastas(self.judge, self.before)
 
@@ -179,6 +210,18 @@ class Table:
         if self.unknown:  # the canastas given, and those this action lays (it can grow no meld it cannot find)
             return self.canastas_before() + canastas(self.judge, [self.melds[i] for i in self.new | self.grown])
         return canastas(self.judge, self.melds)
+
+    def canastas_for(self, need: int) -> tuple[int, int, bool]:
+        """``(canastas before, canastas after, exact)`` where they decide ``need``: a lower bound (the count said
+        as "at least", a meld said without its cards grown by this action) decides only once it reaches
+        ``need``; short of it, the count is missing (or the grown meld's cards are)."""
+        before, after = self.canastas_before(), self.canastas_after()
+        bound = self.unknown and self.known_canastas is None  # the count before is "at least"
+        if bound and before < need:
+            raise MissingFact(self.canastas_at)
+        if self.grown_said and after < need:
+            self.missing()  # the meld said without its cards may be a canasta now: its cards decide
+        return before, after, not (bound or self.grown_said)
 
     def laid_canasta(self) -> bool:
         """Whether a meld laid or grown by this action is a canasta."""
@@ -191,3 +234,13 @@ def lay_all(table: Table, melds, adds, going_out: bool) -> None:
         table.lay(meld, msg("subject.meld", index=i + 1, cards=Cards(tuple(meld))), going_out)
     for i, add in enumerate(adds):
         table.add(list(add.cards), add.to, msg("subject.addition", index=i + 1, cards=Cards(tuple(add.cards))))
+
+
+def team_table(judge: Judge, situation: Situation, opponents: bool = True) -> Table:
+    """The team's melds as the action finds them: listed, or (a team known to have opened, its melds not
+    listed) unknown, with what the situation says of them (the canastas, the ranks melded)."""
+    team = situation.team
+    base = situation.base
+    return Table(judge, situation.team_melds_or_unknown(), (situation.opponents.melds or ()) if opponents else (),
+                 unknown=base + "/team/melds", canastas=team.canastas, ranks=team.ranks, ranks_at=base + "/team/ranks",
+                 canastas_at_least=team.canastas_at_least, canastas_at=base + "/team/canastas")

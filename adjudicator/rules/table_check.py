@@ -215,6 +215,11 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> TableDoubt | Non
             raise ImpossibleInput([issue(f"{base}/{name}/opened", "error.opened_contradicts_melds")])
         if side.canastas and side.melds == ():
             raise ImpossibleInput([issue(f"{base}/{name}/canastas", "error.canastas_unopened")])
+        if side.canastas_at_least is not None:
+            if side.melds == ():
+                raise ImpossibleInput([issue(f"{base}/{name}/canastas_at_least", "error.canastas_unopened")])
+            if side.canastas is not None and side.canastas < side.canastas_at_least:
+                raise ImpossibleInput([issue(f"{base}/{name}/canastas", "error.canastas_below_at_least")])
         if side.ranks:
             _check_ranks(side, f"{base}/{name}/ranks")
     if firm(rules, ("red_three.laid_out",)) and rules.params["red_three.laid_out"].value and \
@@ -225,6 +230,8 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> TableDoubt | Non
                                for name, side in (("team", sit.team), ("opponents", sit.opponents))
                                for m, meld in enumerate(side.melds or ()) for i, c in enumerate(meld)
                                if c in ("3H", "3D")])
+    if sit.stock_empty is not None and sit.stock_count is not None and sit.stock_empty != (sit.stock_count == 0):
+        raise ImpossibleInput([issue(f"{base}/stock_empty", "error.stock_empty_contradicts")])
     if sit.cards_from_pile and sit.drew in (None, "stock"):
         raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.pile_cards_without_take")])
     if sit.hand_count is not None and sit.hand_count > rules.deck_size:

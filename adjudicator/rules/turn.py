@@ -5,7 +5,7 @@ from __future__ import annotations
 from .judge import Judge, MissingFact, NotStated
 from ..model.messages import Word
 from .pile import forced_take
-from ..model.situation import Situation
+from ..model.situation import DRAWN, Situation
 from ..variants import Variant
 
 
@@ -39,6 +39,8 @@ def check_drew(judge: Judge, situation: Situation, want_drawn: bool) -> None:
             check.result(drew is not None, "turn.drawn" if drew else "turn.draw_first")
         elif drew is None:
             check.result(True, "turn.starts_with_draw")
+        elif drew == DRAWN:  # drawn, nobody said where
+            check.result(False, "turn.already_drew_somewhere")
         else:
             check.result(False, "turn.already_drew", source=Word(drew))
 
@@ -59,15 +61,15 @@ def first_round(judge: Judge, situation: Situation, rule_id: str, what: str) -> 
 
 def check_draw(judge: Judge, situation: Situation) -> None:
     """Drawing from the stock: how many cards, and what an empty stock means."""
-    stock = None
+    empty = None
     with judge.rule("stock.empty") as check:
-        stock = situation.need_stock_count()
-        if stock == 0:
+        empty = situation.need_stock_empty()
+        if empty:
             ends = judge.param("stock.empty_round_ends")
             check.result(True if ends else False, "stock.empty_round_ends" if ends else "stock.empty")
             if ends:
                 judge.note("consequence.round_ends")
-    if stock == 0:
+    if empty:
         forced_take(judge, situation)
         return
     with judge.rule("draw.count") as check:
@@ -75,6 +77,6 @@ def check_draw(judge: Judge, situation: Situation) -> None:
         check.result(True, "draw.count", count=n)
         judge.note("consequence.draw_replace_red_threes" if judge.known("red_three.replaced")
                    else "consequence.draw", count=n)
-    if stock == 1 and judge.rules.params["stock.last_red_three_ends"].settled and \
+    if situation.stock_count == 1 and judge.rules.params["stock.last_red_three_ends"].settled and \
             judge.known("stock.last_red_three_ends"):
         judge.note("consequence.last_card_red_three")

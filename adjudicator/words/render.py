@@ -105,6 +105,17 @@ def summary(ruling: Ruling, lang: str = DEFAULT_LANGUAGE) -> str:
     readings leave apart names what each gives.
     """
     variant = _variant_ref(ruling)
+    if ruling.conditions:  # a fact the table lacks decides: the condition first
+        return _conditional(ruling, variant, lang)
+    if ruling.facts_across:  # every value of a fact the table lacks gives this verdict: said so
+        plain = _readings_summary(ruling, variant, lang)
+        return said(msg("summary.across_facts", summary=plain, facts=Items(tuple(
+            either for _, either in ruling.facts_across), " & ")), lang)
+    return _readings_summary(ruling, variant, lang)
+
+
+def _readings_summary(ruling: Ruling, variant, lang: str) -> str:
+    """The summary of a ruling as its readings leave it (every fact it needs given, or missing)."""
     if ruling.readings:
         points = Items(tuple(Param(p) for p, _ in ruling.readings[0].values), " & ")
         each = Items(tuple(msg("reading.verdict", reading=reading_message(r.values), verdict=Word(r.verdict))
@@ -137,6 +148,71 @@ def _plain(ruling: Ruling, variant, lang: str) -> str:
     if ruling.not_stated:
         parts.append(msg("summary.not_settled", parameters=Items(tuple(Param(n) for n in ruling.not_stated), ", ")))
     return said(msg("summary.undetermined", variant=variant, action=action, reasons=Items(tuple(parts))), lang)
+
+
+def _conditional(ruling: Ruling, variant, lang: str) -> str:
+    """"Allowed under X while the stock has cards: you may draw from the stock. Otherwise ..." -- the condition
+    first: the value of the first fact (the one the checks met first) that allows the action -- through the
+    values of the facts it still hangs on, where that is what allows it ("before you draw, while the stock has
+    cards") -- else one that refuses it; then what each other value gives, in short."""
+    path = _lead(ruling)
+    lead = path[-1][1]
+    conditions = Items(tuple(choice.condition for _, choice in path), ", ")
+    parts = [said(msg(f"summary.if_{lead.verdict.value}", variant=variant, condition=conditions,
+                      action=msg(f"action.{ruling.action}"), reasons=_why(lead.ruling, lang)), lang)]
+    others = [(tuple(ch.condition for _, ch in path[:level]), other)
+              for level, (condition, chosen) in enumerate(path) for other in condition.choices if other is not chosen]
+    for before, choice in others:
+        key = f"summary.otherwise_{choice.verdict.value}" if len(others) == 1 else f"summary.then_{choice.verdict.value}"
+        parts.append(said(msg(key, condition=Items((*before, choice.condition), ", "),
+                              reasons=_why(choice.ruling, lang)), lang))
+    return " ".join(sentence(p) for p in parts if p)
+
+
+def _lead(ruling: Ruling) -> list:
+    """The values the summary leads with: ``[(condition, choice), ...]``, down the facts a choice still hangs
+    on, to a value that allows the action where one does (else one that refuses it, else the first)."""
+    condition = ruling.conditions[0]
+    ranked = sorted(condition.choices, key=lambda c: 0 if c.verdict == LEGAL else 1 if _allows(c.ruling) else
+                    2 if c.verdict == ILLEGAL else 3)
+    chosen = ranked[0]
+    if chosen.verdict != LEGAL and _allows(chosen.ruling):
+        return [(condition, chosen), *_lead(chosen.ruling)]
+    return [(condition, chosen)]
+
+
+def _allows(ruling: Ruling) -> bool:
+    """Whether some values of the facts a ruling hangs on allow the action."""
+    return any(c.verdict == LEGAL or _allows(c.ruling) for condition in ruling.conditions for c in condition.choices)
+
+
+def _why(ruling: Ruling, lang: str) -> str:
+    """What decides a ruling made under one value of a fact, short: what fails; or what it still hangs on (the
+    facts it still lacks, the points of the text it turns on)."""
+    if ruling.verdict == ILLEGAL:
+        failed = [f.message for f in ruling.findings if f.passed is False] or \
+            [m for r in ruling.readings for m in r.messages]
+        return " ".join(dict.fromkeys(sentence(said(m, lang)) for m in failed))
+    if ruling.verdict == LEGAL:
+        return ""
+    return "; ".join(said(m, lang) for m in open_parts(ruling))
+
+
+def open_parts(ruling: Ruling) -> list[Message]:
+    """What an undetermined ruling hangs on, each in a short clause: the facts a choice can give ("it depends
+    on whether the stock has cards"), the other facts it lacks, the points of the text it turns on."""
+    parts: list[Message] = []
+    asked = tuple(c.pointer for c in ruling.conditions)
+    if asked:
+        parts.append(msg("summary.depends_on", facts=Items(tuple(Fact(p) for p in asked), " & ")))
+    lacking = tuple(p for p in ruling.missing if p not in asked)
+    if lacking:
+        parts.append(msg("summary.lacks", facts=Items(tuple(Fact(p) for p in lacking), ", ")))
+    if ruling.readings and not ruling.across:
+        parts.append(msg("summary.reads_two_ways", points=Items(tuple(Param(p) for p, _ in ruling.open_points), " & ")))
+    elif ruling.not_stated:
+        parts.append(msg("summary.not_settled", parameters=Items(tuple(Param(n) for n in ruling.not_stated), ", ")))
+    return parts
 
 
 def sentence(clause: str) -> str:
@@ -241,7 +317,8 @@ class _Formatter:
         return str(value)
 
     def _items(self, value: Items, spec: str) -> str:
-        said = [t for t in (self.words(i, spec) for i in value.items) if t]
+        each = "" if spec == "cap" else spec  # a list capitalised is its first word capitalised (by words())
+        said = [t for t in (self.words(i, each) for i in value.items) if t]
         if value.joiner in (" & ", " | ") and len(said) > 1:  # as people say it: "twos and queens", "3 or 4"
             word = text("word.and" if value.joiner == " & " else "word.or", self.lang)
             return ", ".join(said[:-1]) + " " + word + " " + said[-1]
