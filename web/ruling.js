@@ -74,8 +74,7 @@ async function ask(variant, body, labels, ctx) {
   last = { variant, body, labels, ctx };
   byId('ruling').classList.remove('stale');
   const out = byId('ruling');
-  clear(out).appendChild(h('p', { class: 'busy' }, t('ruling.asking')));
-  const done = busy(byId('rule-button'));
+  const done = busy(byId('rule-button'), out, 'ruling.asking');
   try {
     if (variant === 'all') {
       const result = await api('POST', '/v1/compare', compareBody(body));
@@ -241,7 +240,7 @@ function missingItem(pointer, labels, ctx) {
 async function compareAll() {
   if (!last) return;
   const box = byId('compare');
-  clear(box).appendChild(h('p', { class: 'busy' }, t('ruling.comparing')));
+  const done = busy(byId('compare-button'), box, 'ruling.comparing');
   try {
     const result = await api('POST', '/v1/compare', compareBody(last.body));
     clear(box).appendChild(renderCompare(result, last.labels, Object.assign({}, last.ctx, { house: last.body.house_rules })));
@@ -249,6 +248,8 @@ async function compareAll() {
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     clear(box).appendChild(e.offline ? offlineBox() : problemBox(e.problem, last.labels));
+  } finally {
+    done();
   }
   focusHead(box, '.compare-head, .problem');
 }
@@ -343,8 +344,7 @@ async function options(body, labels, ctx) {
   ctx = last.ctx;
   const out = byId('ruling');
   out.classList.remove('stale');
-  clear(out).appendChild(h('p', { class: 'busy' }, t('options.asking')));
-  const done = busy(byId('options-button'));
+  const done = busy(byId('options-button'), out, 'options.asking');
   try {
     const result = await api('POST', '/v1/options', body);
     clear(out).appendChild(renderOptions(result, labels, ctx));
