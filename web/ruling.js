@@ -120,8 +120,9 @@ function focusHead(box, selector) {
 function renderRuling(ruling, labels, ctx) {
   const wrap = h('div', { class: 'ruling-body' });
   const deciding = decidingReasons(ruling, ctx.question);
+  const line = conditionLine(ruling);
   wrap.appendChild(h('div', { class: `verdict ${ruling.verdict}`, role: 'status', dataset: { verdict: ruling.verdict } },
-    h('p', { class: 'verdict-word' }, verdictWord(ruling)),
+    line ? h('p', { class: 'verdict-word verdict-if', dataset: server }, line) : h('p', { class: 'verdict-word' }, verdictWord(ruling)),
     h('p', { class: 'verdict-sub' }, t(`q.${ctx.question}`), ' \u00b7 ', h('strong', { dataset: server }, variantName(ruling.variant)))));
 
   if (ruling.onPhone) wrap.appendChild(onPhoneNote());
@@ -147,11 +148,16 @@ function renderRuling(ruling, labels, ctx) {
   if (!deciding.length && forPlayers(ruling, ruling.summary)) why.appendChild(h('p', { class: 'why-text', dataset: server }, ruling.summary));
   wrap.appendChild(why);
 
-  // A fact answered with a tap ("Does your team already have a meld of nines?"), asked in place; the rest
-  // are filled in on the form.
-  const tapped = ctx.fact ? (ruling.missing || []).filter((p) => RANK_FACT.test(p)) : [];
-  if (ruling.verdict === 'undetermined' && tapped.length) wrap.appendChild(rankQuestions(tapped, ctx));
-  const rest = (ruling.missing || []).filter((p) => !tapped.includes(p));
+  // The facts the verdict turns on, each a question answered with a tap ("Have you drawn this turn?"), asked in
+  // place; what no tap can give (cards) is filled in on the form.
+  const asked = ctx.fact ? conditionsOf(ruling) : [];
+  if (asked.length) {
+    wrap.appendChild(openPoints.openPointsBox(asked.map((c, n) => ({ id: ctx.kind === 'options' ? null : `fact-${slug(c.pointer)}`,
+      parameter: c.pointer, pointer: c.pointer, question: c.question, server: true,
+      choices: c.choices.map((x, i) => ({ value: i, verdict: x.verdict, label: x.label })) })),
+    (pointer, i) => ctx.fact(asked.find((c) => c.pointer === pointer), i), true));
+  }
+  const rest = (ruling.missing || []).filter((p) => !asked.some((c) => c.pointer === p));
   if (ruling.verdict === 'undetermined' && rest.length) {
     wrap.appendChild(h('div', { class: 'note-box missing' }, h('p', null, h('strong', null, t('ruling.needs'))),
       h('ul', null, rest.map((p) => missingItem(p, labels, ctx))),
@@ -196,22 +202,17 @@ function renderRuling(ruling, labels, ctx) {
   return wrap;
 }
 
-const RANK_FACT = /^\/situation\/team\/ranks\/([^/]+)$/;
+const slug = (pointer) => pointer.replace(/^\/situation\//, '').replace(/\W+/g, '-');
 
-/** "Does your team already have a meld of nines?" Yes / No: the answer is a fact of the team, and the
- *  question is asked again with it (`ctx.fact`). Under the ruling asked (not under a listed move) each
- *  has its own id, `fact-rank-9`. */
-function rankQuestions(pointers, ctx) {
-  const box = h('section', { class: 'open-points rank-facts' }, h('h3', null, t('ruling.needs')));
-  pointers.forEach((pointer) => {
-    const rank = RANK_FACT.exec(pointer)[1];
-    const fs = h('fieldset', { class: 'open-point', id: ctx.kind === 'options' ? null : `fact-rank-${rank}`, dataset: { pointer } },
-      h('legend', null, t('fact.hasRank', { kinds: t(`kind.${rank}.n`) })));
-    fs.appendChild(h('div', { class: 'row answers' }, [true, false].map((value) => h('button', {
-      type: 'button', class: 'secondary answer', on: { click: () => ctx.fact(pointer, value) } }, t(value ? 'yes' : 'no')))));
-    box.appendChild(fs);
-  });
-  return box;
+/** The facts a ruling turns on, as the referee asks them: each its pointer, question and choices (label,
+ *  verdict, the JSON to send: `situation`), ruled under each. */
+function conditionsOf(ruling) { return ruling.verdict === 'undetermined' ? ruling.conditions || [] : []; }
+
+/** The answer in a line, where it turns on facts: each choice's verdict with its condition ("Allowed once you
+ *  have drawn · Not allowed before you draw"), as the referee words the condition. */
+function conditionLine(ruling) {
+  const c = conditionsOf(ruling)[0];
+  return c ? c.choices.map((x) => `${t(`verdict.${x.verdict}`)} ${x.condition}`).join(' \u00b7 ') : null;
 }
 
 /** Where on the page a missing fact is entered: the view's map of pointers to fields (its longest prefix). */

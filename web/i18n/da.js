@@ -1,6 +1,5 @@
 /* Dansk. Ordene følger Ludo.dk-reglerne (se docs/glossary/da.md): melding, bunken, trækkebunken,
  * spærret, lukke, jokere, rene kort, rød og sort canasta, åbning og åbningskrav, hold, makker, giver. */
-
 export default {
   brand: 'Canastadommeren',
   skip: 'Spring til indholdet',
@@ -39,7 +38,6 @@ export default {
   'ruling.onPhone': 'Afgjort på telefonen uden dækning, af den samme regelmotor som tjenesten.',
   'net.offline': 'Ingen forbindelse: du kan læse regelteksterne og skrive omgange op; afgørelser og summer venter på forbindelse.',
   yes: 'Ja', no: 'Nej', cancel: 'Annuller', keep: 'Nej, behold', close: 'Luk',
-
   'settle.title': 'Afgør en uenighed',
   'settle.lead': 'Vælg jeres regler og spørgsmålet. Udfyld kun det, spørgsmålet kræver, og tryk så på »Afgør«.',
   'settle.which': 'Hvilke regler spiller I efter?',
@@ -51,14 +49,14 @@ export default {
   'players.range': (v) => `${v.from}–${v.to} spillere`,
   'q.take_pile': 'Må jeg tage bunken?', 'q.meld': 'Er meldingen tilladt?', 'q.open': 'Er det nok til åbning?',
   'q.go_out': 'Må jeg lukke?', 'q.discard': 'Må jeg smide dette kort?',
-  'table.legend': 'Ved bordet', 'table.firstRound': 'Stadig første runde',
-  'table.firstRoundHint': 'Startspilleren har ikke haft sin anden tur endnu.', 'table.players': 'Antal spillere',
+  'table.legend': 'Ved bordet',
+  'table.players': 'Antal spillere',
   'facts.clear': 'Begynd forfra med en ny situation',
   'facts.anotherMeld': '+ En melding mere', 'facts.anotherTableMeld': '+ En melding mere på bordet',
   'facts.score': 'Holdets point', 'facts.scoreExample': 'f.eks. 1500',
   'facts.scoreHint': 'Den samlede score før denne omgang. Skal bruges, når holdet ikke har åbnet endnu.',
   'facts.scoreError': 'Holdets point skal være et helt tal, for eksempel 1500 (tryk på »Minus« for minuspoint).',
-  'facts.team': 'Dit hold', 'facts.opened': 'Har holdet åbnet i denne omgang?', 'facts.notYet': 'Ikke endnu',
+  'facts.team': 'Dit hold',
   'facts.naturalCanastas': 'Røde canastaer', 'facts.mixedCanastas': 'Sorte canastaer',
   'facts.tableMeld': 'Holdets melding på bordet', 'facts.tableMeldHint': 'Alle eller ingen: lader du det stå tomt, siger dommeren, hvor de ville betyde noget.',
   'facts.addItsCards': 'Tilføj kortene', 'facts.addition': 'Lægge til en melding på bordet (valgfrit)',
@@ -72,7 +70,6 @@ export default {
   'take.hand': 'Fra din hånd', 'take.with': 'Kort, du viser sammen med det øverste kort',
   'take.withHint': 'Ingen, hvis det øverste kort skal lægges til holdets melding.',
   'take.alsoMeld': 'Læg også andre meldinger samtidig', 'take.alsoMeldHint': 'Fra hånden, for at nå åbningskravet.',
-  'take.drew': 'Jeg har allerede trukket fra trækkebunken i denne tur',
   'take.topFirst': 'Vælg først bunkens øverste kort.',
   'meld.legend': 'Det du lægger', 'meld.first': 'Udfyld kortene i mindst én melding.',
   'open.legend': 'Din åbning', 'open.hint': 'Alle meldinger du lægger samtidig, når I åbner.',
@@ -82,7 +79,6 @@ export default {
   'out.concealedHint': 'Ingen på holdet har lagt meldinger i denne omgang.', 'out.first': 'Udfyld de meldinger, du lukker med.',
   'discard.legend': 'Kortet du smider', 'discard.card': 'Kort du vil smide', 'discard.last': 'Er det dit sidste kort?',
   'discard.lastYes': 'Ja, mit sidste kort', 'discard.first': 'Vælg det kort, du vil smide.',
-
   'picker.kinds': 'Kort', 'picker.add': 'Tilføj kort', 'picker.more': 'Flere kort', 'picker.choose': 'Vælg kortet',
   'picker.change': 'Skift', 'picker.done': 'Færdig',
   'picker.help': 'Tryk på et kort, og så ×2, ×3 … for flere af samme slags.', 'picker.help1': 'Tryk på kortet.',
@@ -99,7 +95,6 @@ export default {
   'step.fewer': (v) => `${v.label}: én færre`, 'step.more': (v) => `${v.label}: én mere`,
   'num.minusShort': 'Minus',
   'num.minus': 'Minuspoint',
-
   'label.pileTop': (v) => `bunkens øverste kort (${v.card})`,
   'label.teamMeldOf': (v) => `holdets melding af ${v.cards}`, 'label.discard': (v) => `kortet du smider (${v.card})`, 'label.inHand': (v) => `${v.card} tilbage på hånden`,
   'pointer.nth': (v) => `nr. ${v.n}`, 'pointer.whole': 'det du har udfyldt',
@@ -113,13 +108,11 @@ export default {
   'seg.first_round': 'første runde', 'seg.players': 'antal spillere', 'seg.variant': 'de valgte regler',
   'seg.drew': 'hvad du trak i denne tur', 'seg.has_melded': 'om du har lagt meldinger', 'seg.stock_count': 'kort tilbage i trækkebunken',
   'seg.hand_count': 'kort på hånden', 'seg.cards_from_pile': 'kort fra bunken', 'seg.penalties': 'strafpoint',
-
   'problem.offline.title': 'Ingen forbindelse til dommeren',
   'problem.offline.detail': 'Siden kan ikke nå tjenesten. Tjek forbindelsen, og prøv igen.',
   'problem.status': (v) => `Tjenesten svarede med fejl ${v.status}`,
   'problem.cannotRule': 'Dommeren kan ikke afgøre ud fra det udfyldte', 'problem.generic': 'Noget gik galt',
   'cite.show': 'Vis i regelteksten',
-
   'verdict.legal': 'Tilladt', 'verdict.illegal': 'Ikke tilladt', 'verdict.undetermined': 'Ikke afgjort',
   'verdict.missing': 'Dommeren mangler oplysninger',
   'ruling.asking': 'Spørger dommeren…', 'ruling.comparing': 'Afgør efter alle regelvarianter…',
@@ -140,7 +133,6 @@ export default {
   'compare.cardLabel': (v) => `Afgørelse efter ${v.name}`,
   'compare.reachDifferently': (v) => `Hvor teksterne når frem på forskellig måde (${v.n})`, 'compare.whyDiffer': (v) => `Hvorfor de er uenige (${v.n})`,
   'outcome.passed': 'i orden', 'outcome.failed': 'ikke i orden', 'outcome.undetermined': 'ikke afgjort', 'outcome.not_checked': 'ikke vurderet',
-
   'open.title': 'Regelteksten lader dette stå åbent',
   'open.lead': 'Svar for jeres bord: dommeren afgør igen med det samme og husker jeres husregel.',
   'q.generic': (v) => `Hvordan spiller I: ${v.what}?`, 'q.unknown': 'et punkt, teksten lader stå åbent',
@@ -158,7 +150,7 @@ export default {
   'q.score.red_three': "Hvor mange point er en rød 3'er værd?",
   'q.wild.twos': 'Er 2\'erne jokere hos jer?',
   'q.meld.one_per_rank': 'Har et hold kun én melding af hver rang?',
-  'fact.hasRank': (v) => `Har holdet allerede en melding af ${v.kinds}?`, 'facts.rankUnsure': 'Ved ikke',
+  'facts.said': 'Det, du har fortalt dommeren', 'facts.unsure': 'Ved ikke',
   'q.card_value.black_three': 'Hvor mange point er en sort 3\'er værd?',
   'q.black_three.meld_wilds_allowed': 'Må en melding af sorte 3\'ere indeholde jokere?',
   'q.opening.negative': 'Hvad er åbningskravet, når holdet har minuspoint?',
@@ -186,7 +178,6 @@ export default {
   'house.setupLead': 'Det, jeres bord spiller på sin egen måde: sendes med hver pointoptælling og afgørelse i spillet.',
   'house.loading': 'Regeldataene er på vej.', 'house.chooseFirst': 'Vælg regler først.',
   'house.openGroup': 'Teksten lader stå åbent', 'house.tableGroup': 'Almindelige valg ved bordet',
-
   'score.title': 'Skriv point',
   'setup.lead': 'Udfyld hver omgang som antal eller som kort. Dommeren lægger sammen efter jeres regler; spillet gemmes på telefonen.',
   'setup.rules': 'Hvilke regler?', 'setup.to': (v) => `til ${v.n}`, 'setup.who': 'Hvem spiller?',
@@ -249,7 +240,6 @@ export default {
   'share.copied': 'Kopieret.', 'share.selectCopy': 'Markeret: kopiér med telefonens menu.',
   'newgame.button': 'Nyt spil', 'newgame.sure': 'Begynd forfra? Dette spils omgange slettes fra telefonen.',
   'newgame.yes': 'Ja, slet',
-
   'rules.title': 'Læs reglerne',
   'rules.lead': 'Hver regel dommeren bruger, side om side, med hver teksts egne ord. Tryk på linket ved et citat for at læse det i sammenhængen.',
   'rules.texts': 'Regelteksterne', 'rules.textIn': (v) => `Tekst på ${v.language}`,

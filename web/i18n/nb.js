@@ -1,6 +1,5 @@
 /* Norsk bokmål (også for no og nn). Ordene følger regelteksten (se docs/glossary/nb.md): melding,
  * kastebunken, frossen, jokerskort, naturlige kort, gå ut, åpningskrav, trekkbunken, ren og blandet canasta. */
-
 export default {
   brand: 'Canastadommeren',
   skip: 'Hopp til innholdet',
@@ -39,7 +38,6 @@ export default {
   'ruling.onPhone': 'Avgjort på telefonen uten dekning, av den samme regelmotoren som tjenesten.',
   'net.offline': 'Ingen forbindelse: du kan lese regeltekstene og skrive opp omganger; kjennelser og summer venter på forbindelse.',
   yes: 'Ja', no: 'Nei', cancel: 'Avbryt', keep: 'Nei, behold', close: 'Lukk',
-
   'settle.title': 'Avgjør en tvist',
   'settle.lead': 'Velg reglene og spørsmålet. Fyll bare inn det spørsmålet trenger, og trykk så «Avgjør».',
   'settle.which': 'Hvilke regler spiller dere etter?',
@@ -51,14 +49,14 @@ export default {
   'players.range': (v) => `${v.from}–${v.to} spillere`,
   'q.take_pile': 'Kan jeg ta kastebunken?', 'q.meld': 'Er meldingen lovlig?', 'q.open': 'Holder dette til første melding?',
   'q.go_out': 'Kan jeg gå ut?', 'q.discard': 'Kan jeg kaste dette kortet?',
-  'table.legend': 'Ved bordet', 'table.firstRound': 'Fortsatt første runde',
-  'table.firstRoundHint': 'Den som begynte, har ikke hatt sin andre tur ennå.', 'table.players': 'Antall spillere',
+  'table.legend': 'Ved bordet',
+  'table.players': 'Antall spillere',
   'facts.clear': 'Begynn på nytt med en ny situasjon',
   'facts.anotherMeld': '+ En melding til', 'facts.anotherTableMeld': '+ En melding til på bordet',
   'facts.score': 'Lagets poeng', 'facts.scoreExample': 'f.eks. 1500',
   'facts.scoreHint': 'Summen før denne omgangen. Trengs når laget ikke har meldt ennå.',
   'facts.scoreError': 'Lagets poeng må være et helt tall, for eksempel 1500 (trykk «Minus» for minuspoeng).',
-  'facts.team': 'Laget ditt', 'facts.opened': 'Har laget meldt i denne omgangen?', 'facts.notYet': 'Ikke ennå',
+  'facts.team': 'Laget ditt',
   'facts.naturalCanastas': 'Rene canastaer', 'facts.mixedCanastas': 'Blandede canastaer',
   'facts.tableMeld': 'Lagets melding på bordet', 'facts.tableMeldHint': 'Alle eller ingen: lar du det stå tomt, sier dommeren hvor de ville bety noe.',
   'facts.addItsCards': 'Legg til kortene', 'facts.addition': 'Bygge videre på en melding på bordet (valgfritt)',
@@ -72,7 +70,6 @@ export default {
   'take.hand': 'Fra hånden din', 'take.with': 'Kort du viser sammen med toppkortet',
   'take.withHint': 'Ingen hvis toppkortet skal på lagets melding.',
   'take.alsoMeld': 'Legg også ned andre meldinger samtidig', 'take.alsoMeldHint': 'Fra hånden, for å nå kravet til første melding.',
-  'take.drew': 'Jeg har allerede trukket fra trekkbunken denne turen',
   'take.topFirst': 'Velg først toppkortet i kastebunken.',
   'meld.legend': 'Det du legger ned', 'meld.first': 'Fyll inn kortene i minst én melding.',
   'open.legend': 'Lagets første melding', 'open.hint': 'Alle meldinger du legger ned samtidig første gang.',
@@ -82,7 +79,6 @@ export default {
   'out.concealedHint': 'Ingen på laget har meldt i denne omgangen.', 'out.first': 'Fyll inn meldingene du går ut med.',
   'discard.legend': 'Kastet', 'discard.card': 'Kort du vil kaste', 'discard.last': 'Er det ditt siste kort?',
   'discard.lastYes': 'Ja, mitt siste kort', 'discard.first': 'Velg kortet du vil kaste.',
-
   'picker.kinds': 'Kort', 'picker.add': 'Legg til kort', 'picker.more': 'Flere kort', 'picker.choose': 'Velg kortet',
   'picker.change': 'Bytt', 'picker.done': 'Ferdig',
   'picker.help': 'Trykk på et kort, så ×2, ×3 … for flere av samme.', 'picker.help1': 'Trykk på kortet.',
@@ -99,7 +95,6 @@ export default {
   'step.fewer': (v) => `${v.label}: én færre`, 'step.more': (v) => `${v.label}: én til`,
   'num.minusShort': 'Minus',
   'num.minus': 'Minuspoeng',
-
   'label.pileTop': (v) => `toppkortet i kastebunken (${v.card})`,
   'label.teamMeldOf': (v) => `lagets melding av ${v.cards}`, 'label.discard': (v) => `kastet (${v.card})`, 'label.inHand': (v) => `${v.card} igjen på hånden`,
   'pointer.nth': (v) => `nr. ${v.n}`, 'pointer.whole': 'det du har fylt inn',
@@ -113,13 +108,11 @@ export default {
   'seg.first_round': 'første runde', 'seg.players': 'antall spillere', 'seg.variant': 'reglene dere valgte',
   'seg.drew': 'hva du trakk denne turen', 'seg.has_melded': 'om du har meldt', 'seg.stock_count': 'kort igjen i trekkbunken',
   'seg.hand_count': 'kort på hånden', 'seg.cards_from_pile': 'kort fra kastebunken', 'seg.penalties': 'straff',
-
   'problem.offline.title': 'Ingen kontakt med dommeren',
   'problem.offline.detail': 'Siden når ikke tjenesten. Sjekk forbindelsen og prøv igjen.',
   'problem.status': (v) => `Tjenesten svarte med feil ${v.status}`,
   'problem.cannotRule': 'Dommeren kan ikke avgjøre ut fra det som er fylt inn', 'problem.generic': 'Noe gikk galt',
   'cite.show': 'Vis i regelteksten',
-
   'verdict.legal': 'Lovlig', 'verdict.illegal': 'Ikke lovlig', 'verdict.undetermined': 'Ikke avgjort',
   'verdict.missing': 'Dommeren trenger å vite mer',
   'ruling.asking': 'Spør dommeren…', 'ruling.comparing': 'Avgjør etter alle regelvariantene…',
@@ -140,7 +133,6 @@ export default {
   'compare.cardLabel': (v) => `Kjennelse etter ${v.name}`,
   'compare.reachDifferently': (v) => `Der tekstene kommer fram til det på ulike måter (${v.n})`, 'compare.whyDiffer': (v) => `Hvorfor de er uenige (${v.n})`,
   'outcome.passed': 'godkjent', 'outcome.failed': 'ikke godkjent', 'outcome.undetermined': 'ikke avgjort', 'outcome.not_checked': 'ikke vurdert',
-
   'open.title': 'Regelteksten lar dette stå åpent',
   'open.lead': 'Svar for bordet deres: dommeren avgjør på nytt med en gang og husker husregelen.',
   'q.generic': (v) => `Hvordan spiller dere: ${v.what}?`, 'q.unknown': 'et punkt teksten lar stå åpent',
@@ -158,7 +150,7 @@ export default {
   'q.score.red_three': 'Hvor mange poeng er en rød treer verdt?',
   'q.wild.twos': 'Er toerne jokerskort hos dere?',
   'q.meld.one_per_rank': 'Har et lag bare én melding av hver valør?',
-  'fact.hasRank': (v) => `Har laget allerede en melding av ${v.kinds}?`, 'facts.rankUnsure': 'Vet ikke',
+  'facts.said': 'Det du har fortalt dommeren', 'facts.unsure': 'Vet ikke',
   'q.card_value.black_three': 'Hvor mange poeng er en svart treer verdt?',
   'q.black_three.meld_wilds_allowed': 'Kan en melding av svarte treere inneholde jokerskort?',
   'q.opening.negative': 'Hva er åpningskravet når laget har minuspoeng?',
@@ -186,7 +178,6 @@ export default {
   'house.setupLead': 'Det bordet deres spiller på sin egen måte: sendes med hver poengføring og kjennelse i spillet.',
   'house.loading': 'Regeldataene er på vei.', 'house.chooseFirst': 'Velg regler først.',
   'house.openGroup': 'Teksten lar stå åpent', 'house.tableGroup': 'Vanlige valg ved bordet',
-
   'score.title': 'Poengføring',
   'setup.lead': 'Fyll inn hver omgang som antall eller som kort. Dommeren regner sammen etter reglene deres; spillet lagres på telefonen.',
   'setup.rules': 'Hvilke regler?', 'setup.to': (v) => `til ${v.n}`, 'setup.who': 'Hvem spiller?',
@@ -249,7 +240,6 @@ export default {
   'share.copied': 'Kopiert.', 'share.selectCopy': 'Merket: kopier med telefonens meny.',
   'newgame.button': 'Nytt spill', 'newgame.sure': 'Begynne på nytt? Omgangene i dette spillet slettes fra telefonen.',
   'newgame.yes': 'Ja, slett',
-
   'rules.title': 'Les reglene',
   'rules.lead': 'Hver regel dommeren bruker, side om side, med ordene fra hver tekst. Trykk på lenken ved et sitat for å lese det i sammenhengen.',
   'rules.texts': 'Regeltekstene', 'rules.textIn': (v) => `Tekst på ${v.language}`,

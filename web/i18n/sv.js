@@ -1,6 +1,5 @@
 /* Svenska. Orden följer reglerna själva (se docs/glossary/sv.md): sättning, kasthögen, frusen,
  * vildkort, gå ut, första utläggningen, stocken, ren och blandad canasta, röd och svart trea. */
-
 export default {
   brand: 'Canastadomaren',
   skip: 'Hoppa till innehållet',
@@ -39,7 +38,6 @@ export default {
   'ruling.onPhone': 'Dömt i telefonen utan täckning, av samma regelmotor som tjänsten.',
   'net.offline': 'Ingen uppkoppling: du kan läsa regeltexterna och skriva upp omgångar; domslut och summor väntar på uppkoppling.',
   yes: 'Ja', no: 'Nej', cancel: 'Avbryt', keep: 'Nej, behåll', close: 'Stäng',
-
   'settle.title': 'Avgör en tvist',
   'settle.lead': 'Välj era regler och frågan. Fyll bara i det frågan kräver och tryck sedan på ”Avgör”.',
   'settle.which': 'Vilka regler spelar ni efter?',
@@ -51,14 +49,14 @@ export default {
   'players.range': (v) => `${v.from}–${v.to} spelare`,
   'q.take_pile': 'Får jag ta upp kasthögen?', 'q.meld': 'Är sättningen tillåten?', 'q.open': 'Räcker det för första utläggningen?',
   'q.go_out': 'Får jag gå ut?', 'q.discard': 'Får jag kasta det här kortet?',
-  'table.legend': 'Vid bordet', 'table.firstRound': 'Fortfarande första varvet',
-  'table.firstRoundHint': 'Den som började har inte haft sin andra tur än.', 'table.players': 'Antal spelare',
+  'table.legend': 'Vid bordet',
+  'table.players': 'Antal spelare',
   'facts.clear': 'Börja om med ett nytt läge',
   'facts.anotherMeld': '+ En sättning till', 'facts.anotherTableMeld': '+ En sättning till på bordet',
   'facts.score': 'Lagets poäng', 'facts.scoreExample': 't.ex. 1500',
   'facts.scoreHint': 'Summan före den här omgången. Behövs när laget inte har lagt ut något än.',
   'facts.scoreError': 'Lagets poäng ska vara ett heltal, till exempel 1500 (tryck på ”Minus” för minuspoäng).',
-  'facts.team': 'Ditt lag', 'facts.opened': 'Har laget lagt ut i den här omgången?', 'facts.notYet': 'Inte än',
+  'facts.team': 'Ditt lag',
   'facts.naturalCanastas': 'Rena canastor', 'facts.mixedCanastas': 'Blandade canastor',
   'facts.tableMeld': 'Lagets sättning på bordet', 'facts.tableMeldHint': 'Alla eller ingen: lämnar du tomt säger domaren var de skulle spela roll.',
   'facts.addItsCards': 'Lägg till korten', 'facts.addition': 'Bygga vidare på en sättning på bordet (valfritt)',
@@ -72,7 +70,6 @@ export default {
   'take.hand': 'Från din hand', 'take.with': 'Kort du visar med det översta kortet',
   'take.withHint': 'Inga om det översta kortet ska läggas på lagets sättning.',
   'take.alsoMeld': 'Lägg också ut andra sättningar samtidigt', 'take.alsoMeldHint': 'Från handen, för att nå kravet för första utläggningen.',
-  'take.drew': 'Jag har redan dragit från stocken den här turen',
   'take.topFirst': 'Välj först det översta kortet i kasthögen.',
   'meld.legend': 'Det du lägger ut', 'meld.first': 'Fyll i korten i minst en sättning.',
   'open.legend': 'Din första utläggning', 'open.hint': 'Alla sättningar du lägger ut tillsammans första gången.',
@@ -82,7 +79,6 @@ export default {
   'out.concealedHint': 'Ingen i laget har lagt ut något i den här omgången.', 'out.first': 'Fyll i sättningarna du går ut med.',
   'discard.legend': 'Kastet', 'discard.card': 'Kort att kasta', 'discard.last': 'Är det ditt sista kort?',
   'discard.lastYes': 'Ja, mitt sista kort', 'discard.first': 'Välj kortet du vill kasta.',
-
   'picker.kinds': 'Kort', 'picker.add': 'Lägg till kort', 'picker.more': 'Fler kort', 'picker.choose': 'Välj kortet',
   'picker.change': 'Byt', 'picker.done': 'Klar',
   'picker.help': 'Tryck på ett kort, sedan ×2, ×3 … för fler av samma.', 'picker.help1': 'Tryck på kortet.',
@@ -99,7 +95,6 @@ export default {
   'step.fewer': (v) => `${v.label}: en färre`, 'step.more': (v) => `${v.label}: en till`,
   'num.minusShort': 'Minus',
   'num.minus': 'Minuspoäng',
-
   'label.pileTop': (v) => `översta kortet i kasthögen (${v.card})`,
   'label.teamMeldOf': (v) => `lagets sättning av ${v.cards}`, 'label.discard': (v) => `kastet (${v.card})`, 'label.inHand': (v) => `${v.card} kvar på handen`,
   'pointer.nth': (v) => `nr ${v.n}`, 'pointer.whole': 'det du fyllt i',
@@ -113,13 +108,11 @@ export default {
   'seg.first_round': 'första varvet', 'seg.players': 'antal spelare', 'seg.variant': 'de valda reglerna',
   'seg.drew': 'vad du drog den här turen', 'seg.has_melded': 'om du har lagt ut', 'seg.stock_count': 'kort kvar i stocken',
   'seg.hand_count': 'kort på handen', 'seg.cards_from_pile': 'kort från kasthögen', 'seg.penalties': 'straff',
-
   'problem.offline.title': 'Ingen kontakt med domaren',
   'problem.offline.detail': 'Sidan når inte tjänsten. Kontrollera uppkopplingen och försök igen.',
   'problem.status': (v) => `Tjänsten svarade med fel ${v.status}`,
   'problem.cannotRule': 'Domaren kan inte döma på det som är ifyllt', 'problem.generic': 'Något gick fel',
   'cite.show': 'Visa i regeltexten',
-
   'verdict.legal': 'Tillåtet', 'verdict.illegal': 'Inte tillåtet', 'verdict.undetermined': 'Inte avgjort',
   'verdict.missing': 'Domaren behöver veta mer',
   'ruling.asking': 'Frågar domaren…', 'ruling.comparing': 'Dömer efter alla regelvarianter…',
@@ -140,7 +133,6 @@ export default {
   'compare.cardLabel': (v) => `Domslut enligt ${v.name}`,
   'compare.reachDifferently': (v) => `Där texterna kommer fram till det på olika sätt (${v.n})`, 'compare.whyDiffer': (v) => `Varför de skiljer sig (${v.n})`,
   'outcome.passed': 'godkänt', 'outcome.failed': 'underkänt', 'outcome.undetermined': 'inte avgjort', 'outcome.not_checked': 'inte bedömt',
-
   'open.title': 'Regeltexten lämnar det här öppet',
   'open.lead': 'Svara för ert bord: domaren dömer om direkt och kommer ihåg er husregel.',
   'q.generic': (v) => `Hur spelar ni: ${v.what}?`, 'q.unknown': 'en punkt som texten lämnar öppen',
@@ -158,7 +150,7 @@ export default {
   'q.score.red_three': 'Hur många poäng är en röd trea värd?',
   'q.wild.twos': 'Är tvåorna vildkort hos er?',
   'q.meld.one_per_rank': 'Har ett lag bara en sättning av varje valör?',
-  'fact.hasRank': (v) => `Har laget redan en sättning av ${v.kinds}?`, 'facts.rankUnsure': 'Vet inte',
+  'facts.said': 'Det du har sagt till domaren', 'facts.unsure': 'Vet inte',
   'q.card_value.black_three': 'Hur många poäng är en svart trea värd?',
   'q.black_three.meld_wilds_allowed': 'Får en sättning av svarta treor innehålla vildkort?',
   'q.opening.negative': 'Hur mycket krävs för första utläggningen när laget har minuspoäng?',
@@ -186,7 +178,6 @@ export default {
   'house.setupLead': 'Det ert bord spelar på sitt eget sätt: skickas med varje poängräkning och domslut i partiet.',
   'house.loading': 'Regeldata är på väg.', 'house.chooseFirst': 'Välj regler först.',
   'house.openGroup': 'Texten lämnar öppet', 'house.tableGroup': 'Vanliga val vid bordet',
-
   'score.title': 'Räkna poäng',
   'setup.lead': 'Fyll i varje omgång som antal eller som kort. Domaren räknar ihop enligt era regler; partiet sparas i telefonen.',
   'setup.rules': 'Vilka regler?', 'setup.to': (v) => `till ${v.n}`, 'setup.who': 'Vilka spelar?',
@@ -249,7 +240,6 @@ export default {
   'share.copied': 'Kopierat.', 'share.selectCopy': 'Markerat: kopiera med telefonens meny.',
   'newgame.button': 'Nytt parti', 'newgame.sure': 'Börja om? Det här partiets omgångar raderas från telefonen.',
   'newgame.yes': 'Ja, radera',
-
   'rules.title': 'Läs reglerna',
   'rules.lead': 'Varje regel domaren använder, sida vid sida, med varje texts egna ord. Tryck på länken vid ett citat för att läsa det i sitt sammanhang.',
   'rules.texts': 'Regeltexterna', 'rules.textIn': (v) => `Text på ${v.language}`,
