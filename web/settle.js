@@ -220,7 +220,7 @@ function teamBlock(tm, opts) {
   const o = opts || {};
   const fs = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
   if (o.table) {
-    fs.appendChild(meldList(() => tm.table, (v) => { tm.table = v; }, t('facts.tableMeld'), {
+    fs.appendChild(meldList(() => tm.table, (v) => setTable(tm, v), t('facts.tableMeld'), {
       hint: t('facts.tableMeldHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'table-meld' }));
   }
   fs.appendChild(scoreField(o.scoreHint, o.needed));
@@ -271,9 +271,10 @@ function withSaid(situation, tm, labels) {
   return situation;
 }
 
+/** Cards added to a meld of the team's, onto one of the melds listed above (drawn again as they change). */
 function additionBlock(tm) {
-  const fs = h('fieldset', { class: 'block' }, h('legend', null, t('facts.addition')));
   const ranks = [...new Set(nonEmpty(tm.table).map(naturalRank).filter(Boolean))];
+  const fs = h('fieldset', { class: 'block', id: 'addition', dataset: { ranks: ranks.join() } }, h('legend', null, t('facts.addition')));
   if (!ranks.length) {
     fs.appendChild(h('p', { class: 'muted' }, t('facts.additionFirst')));
     return fs;
@@ -281,8 +282,16 @@ function additionBlock(tm) {
   if (!ranks.includes(tm.addTo)) tm.addTo = ranks[0];
   fs.appendChild(segmented(t('facts.onto'), ranks.map((r) => [r, kindWords(r, 2)]), () => tm.addTo,
     (v) => { tm.addTo = v; save(); }, { name: 'add-to' }));
-  fs.appendChild(cardsField(() => tm.add, (v) => { tm.add = v; }, { label: t('facts.youAdd') }));
+  fs.appendChild(cardsField(() => tm.add, (v) => { tm.add = v; }, { label: t('facts.youAdd'), id: 'field-add' }));
   return fs;
+}
+
+/** The team's melds listed: the additions' choice of meld follows them. */
+function setTable(tm, melds) {
+  tm.table = melds;
+  const block = byId('addition');
+  const ranks = [...new Set(nonEmpty(melds).map(naturalRank).filter(Boolean))].join();
+  if (block && block.dataset.ranks !== ranks) queueMicrotask(() => { block.replaceWith(additionBlock(tm)); form.render(); });
 }
 
 function naturalRank(meld) {

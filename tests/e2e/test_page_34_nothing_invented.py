@@ -69,10 +69,11 @@ ASKED = {"open": {"/situation/team/melds": []}}
 
 
 def facts_in(value, at: str = "/situation") -> dict:
-    """Every fact of a situation by its pointer (a list is one value), but the cards and what says nothing (null)."""
+    """Every fact of a situation by its pointer (a list is one value), but the cards and what says nothing (null;
+    but `turn.drew: null`, which says "not drawn yet")."""
     if isinstance(value, dict):
         return {p: v for k, x in value.items() for p, v in facts_in(x, f"{at}/{k}").items()}
-    if value is None or (CARD_PLACES.match(at) and value):
+    if (value is None and at != "/situation/turn/drew") or (CARD_PLACES.match(at) and value):
         return {}
     return {at: value}
 
@@ -87,7 +88,7 @@ def check_nothing_invented(body: dict, picker: Picker, form: str):
     sent = facts_in(body["situation"])
     made_up = {p: v for p, v in sent.items() if p not in given or given[p] != v}
     assert not made_up, f"{form}: the request holds facts nobody tapped: {made_up}"
-    missing = {p: v for p, v in picker.said.items() if p.startswith("/situation/") and sent.get(p) != v}
+    missing = {p: v for p, v in picker.said.items() if p.startswith("/situation/") and (p not in sent or sent[p] != v)}
     assert not missing, f"{form}: facts tapped but not sent as tapped: {missing} (sent {sent})"
 
 
