@@ -168,3 +168,23 @@ def test_what_may_i_do_sends_exactly_what_was_tapped(phone):
     page.locator("#options-button").tap()
     expect(page.locator("#ruling .options-body")).to_be_visible()
     check_nothing_invented(sent[-1], pick, "options")
+
+
+def test_a_round_is_not_saved_until_someone_says_who_went_out(phone, ui_packs):
+    """The score pad's "Who went out?" started at "Nobody": a round saved untouched was scored as one nobody
+    went out of. Now nothing is chosen, saving asks, and "Nobody" is a tap like any team."""
+    from test_page import enter_counts, save_round, start_game, went_out
+
+    page, base = phone
+    open_page(page, base, "#score")
+    sent = watch(page, "/v1/score")
+    start_game(page, "sv-classic")
+    expect(page.locator("#went-out input:checked")).to_have_count(0)
+    enter_counts(page, 0, natural=1, melded=200)
+    enter_counts(page, 1, melded=150, hand=20)
+    page.locator("#save-round").tap()
+    expect(page.locator("#round-error")).to_have_text(ui_packs["en"]["entry.wentOut"])
+    assert not sent
+    went_out(page, ui_packs["en"]["round.nobody"])
+    save_round(page)
+    assert [t["went_out"] for t in sent[-1]["rounds"][0]["teams"]] == [False, False]

@@ -205,6 +205,7 @@ export default {
   'round.correct': (v) => `Ret omgang ${v.n}`, 'round.delete': (v) => `Slet omgang ${v.n}`,
   'round.deleteSure': (v) => `Slet omgang ${v.n}? Omgangene efter regnes om.`, 'round.deleteYes': 'Ja, slet',
   'round.deleted': (v) => `Omgang ${v.n} er slettet.`,
+  'entry.wentOut': 'Sig, hvem der lukkede, eller Ingen.',
   'entry.melded': (v) => `${v.team}: point for kort på bordet skal være et helt tal, 0 eller mere.`,
   'entry.hand': (v) => `${v.team}: point tilbage på hånden skal være et helt tal, 0 eller mere (dommeren trækker dem fra).`,
   'warn.melded': (v) => `${v.team}: ${v.points} point for kort på bordet er mere, end alle kortene er værd (${v.max}). Tjek tallet.`,

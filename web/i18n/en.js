@@ -212,6 +212,7 @@ export default {
   'round.correct': (v) => `Correct round ${v.n}`, 'round.delete': (v) => `Delete round ${v.n}`,
   'round.deleteSure': (v) => `Delete round ${v.n}? The rounds after it are added up again.`, 'round.deleteYes': 'Yes, delete it',
   'round.deleted': (v) => `Round ${v.n} deleted.`,
+  'entry.wentOut': 'Say who went out, or Nobody.',
   'entry.melded': (v) => `${v.team}: the points of the melded cards must be a whole number, 0 or more.`,
   'entry.hand': (v) => `${v.team}: the points left in hand must be a whole number, 0 or more (the referee subtracts them).`,
   'warn.melded': (v) => `${v.team}: ${v.points} melded points is more than the whole deck is worth (${v.max}). Check the entry.`,

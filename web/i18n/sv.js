@@ -205,6 +205,7 @@ export default {
   'round.correct': (v) => `Rätta omgång ${v.n}`, 'round.delete': (v) => `Ta bort omgång ${v.n}`,
   'round.deleteSure': (v) => `Ta bort omgång ${v.n}? Omgångarna efter räknas om.`, 'round.deleteYes': 'Ja, ta bort',
   'round.deleted': (v) => `Omgång ${v.n} är borttagen.`,
+  'entry.wentOut': 'Säg vem som gick ut, eller Ingen.',
   'entry.melded': (v) => `${v.team}: poängen för utlagda kort ska vara ett heltal, 0 eller mer.`,
   'entry.hand': (v) => `${v.team}: poängen kvar på handen ska vara ett heltal, 0 eller mer (domaren drar av dem).`,
   'warn.melded': (v) => `${v.team}: ${v.points} poäng för utlagda kort är mer än hela kortleken är värd (${v.max}). Kontrollera siffran.`,
