@@ -250,13 +250,13 @@ function saidFacts(tm) {
 function tell(condition, i) {
   const tm = part();
   tm.said = Object.assign({}, tm.said, { [condition.pointer]: {
-    q: condition.question, c: condition.choices.map((c) => [c.label, c.situation]), v: i } });
+    q: condition.question, c: condition.choices.map((c) => [c.label, c.patch]), v: i } });
   save();
   renderFacts();
 }
 
-/** The said facts into the situation: each choice's JSON merged into it (a JSON Merge Patch, as the service
- *  gives it), where the form does not say that fact itself (a box ticked since wins). */
+/** The said facts into the situation: each choice's JSON merged into it (a JSON Merge Patch onto the request,
+ *  as the service gives it), where the form does not say that fact itself (a box ticked since wins). */
 function withSaid(situation, tm, labels) {
   const merge = (into, patch) => Object.keys(patch).forEach((k) => {
     const v = patch[k];
@@ -265,7 +265,7 @@ function withSaid(situation, tm, labels) {
   });
   Object.entries(tm.said || {}).forEach(([pointer, x]) => {
     if (!x.c[x.v]) return;
-    merge(situation, x.c[x.v][1]);
+    merge(situation, x.c[x.v][1].situation || {});
     labels[pointer] = x.q;
   });
   return situation;
@@ -657,7 +657,7 @@ function askSent(d) {
     Object.entries(leaves(sent, '/situation', {})).forEach(([pointer, value]) => {
       if (pointer in mine || pointer in got.facts.said) return;
       const patch = {};
-      pointer.split('/').slice(2).reduce((at, k, i, all) => (at[k] = i === all.length - 1 ? value : {}), patch);
+      pointer.split('/').slice(1).reduce((at, k, i, all) => (at[k] = i === all.length - 1 ? value : {}), patch);
       got.facts.said[pointer] = { q: capitalise(humanPointer(pointer)),
         c: [[typeof value === 'boolean' ? t(value ? 'yes' : 'no') : String(value), patch]], v: 0 };
     });
