@@ -1,81 +1,23 @@
-"""Tables of things made once, bounded by the bytes they hold, and the read-only containers they hand out.
+"""Tables of things made once, bounded by the bytes they hold.
 
-The engine and its edge keep what they make again and again -- a message's words, a citation's JSON, a
-part of a meld's ruling -- in tables that live as long as the process. Two rules make such a table safe:
-
-* **It is bounded by bytes, by its own type.** A :class:`Memo` is a ``dict`` that measures each entry
-  when it is put in (:func:`size_of`: the key and the value, followed through their containers and
-  fields) and, when its bytes or entries would pass its bounds, drops its oldest entries until it holds
-  three quarters of them. However many distinct requests come, a table never holds more than its bound;
-  its hits are plain ``dict`` look-ups, as fast as before. What goes in must not grow afterwards (a frozen
-  value, a tuple, a string), or the measure taken when it went in would not hold.
-* **What it hands out cannot be changed by the receiver.** A JSON part made once and handed to every
-  answer is a :class:`FrozenDict` or :class:`FrozenList` (:func:`frozen`): they are a ``dict`` and a
-  ``list`` to every reader and encoder (JSON, orjson, equality), and refuse every change with a
-  ``TypeError``. A copy (``dict(d)``, ``copy.copy``, ``copy.deepcopy``) is the receiver's own, mutable.
+The engine and its edge keep what they make again and again -- a message's words, a variant's citations for a
+check, a part of a meld's ruling -- in tables that live as long as the process (or the variant object). A
+:class:`Memo` is a ``dict`` that measures each entry when it is put in (:func:`size_of`: the key and the value,
+followed through their containers and fields) and, when its bytes or entries would pass its bounds, drops its
+oldest entries until it holds three quarters of them. However many distinct requests come, a table never holds
+more than its bound; its hits are plain ``dict`` look-ups. What goes in must not grow afterwards, and is handed
+to every later caller: it is immutable all the way down (a string, a tuple, a frozen dataclass, a read-only
+mapping: :mod:`adjudicator.model.frozen`).
 """
 
 from __future__ import annotations
 
-import copy
 import sys
 import threading
 import types
 from typing import Any, Iterable
 
 _MISSING = object()
-
-
-# ----------------------------------------------------------------------------------------------
-# Read-only containers
-
-
-def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-    raise TypeError(f"this {type(self).__name__} is shared by every answer that uses it and cannot be changed; "
-                    f"change a copy of it ({'dict' if isinstance(self, dict) else 'list'}(...))")
-
-
-class FrozenDict(dict):
-    """A ``dict`` that refuses to change: a JSON object made once and handed to many answers."""
-
-    __slots__ = ()
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
-
-    def __copy__(self) -> dict:
-        return dict(self)
-
-    def __deepcopy__(self, memo: dict) -> dict:
-        return {copy.deepcopy(k, memo): copy.deepcopy(v, memo) for k, v in self.items()}
-
-    def __reduce__(self):
-        return dict, (dict(self),)
-
-
-class FrozenList(list):
-    """A ``list`` that refuses to change: a JSON array made once and handed to many answers."""
-
-    __slots__ = ()
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = append = extend = insert = pop = remove = clear = sort = \
-        reverse = _refuse
-
-    def __copy__(self) -> list:
-        return list(self)
-
-    def __deepcopy__(self, memo: dict) -> list:
-        return [copy.deepcopy(v, memo) for v in self]
-
-    def __reduce__(self):
-        return list, (list(self),)
-
-
-def frozen(value: Any) -> Any:
-    """JSON-ready ``value`` with every object and array in it read-only (strings, numbers, None as they are)."""
-    kind = type(value)
-    if kind is dict:
-        return FrozenDict({k: frozen(v) for k, v in value.items()})
-    if kind is list or kind is tuple:
-        return FrozenList([frozen(v) for v in value])
-    return value
 
 
 # ----------------------------------------------------------------------------------------------
@@ -86,14 +28,11 @@ _SCALARS = frozenset({int, float, bool, type(None), str, bytes})
 _SHARED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
 
 
-SHARED_PARTS = (FrozenDict, FrozenList)  # read-only parts: made, and counted, by the table that made them
-
-
 def size_of(*values: Any, shared: tuple = ()) -> int:
     """The bytes ``values`` hold, each object counted once: containers with their items, instances with their
     fields (``__dict__`` or ``__slots__``). Classes, modules and functions count as a pointer (they are
-    shared and outlive any table), and so does an object of a ``shared`` type found inside the values (a
-    part another table made and counts: :data:`SHARED_PARTS`)."""
+    shared and outlive any table), and so does an object of a ``shared`` type found inside the values (what
+    another owner holds and counts: a variant's own citations in a table the variant keeps)."""
     seen: set[int] = set()
     top = {id(v) for v in values}
     total = 0

@@ -21,12 +21,14 @@ from importlib.resources.abc import Traversable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
+from .memo import Memo, size_of
 from .model.citations import Citation
 from .model.enums import Status
+from .model.frozen import FrozenDict, immutable
 from .model.messages import VariantRef
-from .model.parameters import BY_NAME, FREEZERS, PARAMETERS, ParamValueError, check_value
+from .model.parameters import BY_NAME, FREEZERS, PARAMETERS, ParamValueError, check_value, readings_of
 from .words.catalogue import plain_english
 
 CHECKOUT_DIR = Path(__file__).resolve().parent.parent / "variants"
@@ -59,6 +61,12 @@ class Entry:
     # for a figure by player count that the document states for some counts and not others (interpreted as a
     # whole): the counts whose figure it states outright -- a table is refused on those only
     stated_for: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        # the value a ruling hands out (an interpretation's, a house rule's): read-only all the way down, so a
+        # caller that edited it could not edit the variant and every ruling after it
+        object.__setattr__(self, "value", immutable(self.value))
+        object.__setattr__(self, "readings", immutable(tuple(self.readings)))
 
     def as_reading(self, value: Any) -> "Entry":
         """This entry with ``value`` tried as one reading of a point the text leaves open."""
@@ -118,21 +126,44 @@ class Variant:
     # each parameter's ``(settled, read two ways by the document)``: what a read of one that is not stated
     # outright must know of its entry, answered by one look-up
     read_as: dict[str, tuple[bool, bool]] = field(init=False, repr=False, compare=False)
-    # citations worked out once per set of parameters (rulings ask for the same sets again and again), and the
-    # other things the engine works out once per variant object; a copy starts with its own, empty
-    cite_cache: dict = field(init=False, repr=False, compare=False)
+    # the points a table could settle either way, each with the values it can take (the readings the file names,
+    # else the type's own choices): what a ruling that hangs on one is tried under
+    point_values: dict[str, tuple] = field(init=False, repr=False, compare=False)
+    # what the engine works out once per variant object (:meth:`once`); a copy starts with its own, empty
+    _worked_out: Memo = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        params, set_ = self.params, object.__setattr__
+        set_ = object.__setattr__
+        for name in ("params", "names", "descriptions", "short_names"):  # read-only: a variant is shared by all
+            set_(self, name, FrozenDict(getattr(self, name)))
+        params = self.params
         set_(self, "ref", VariantRef(self.id, tuple(sorted(self.names.items())) + (("", self.name),)))
         decks, jokers = params["deck.decks"].value if params else 0, params["deck.jokers"].value if params else 0
         set_(self, "deck_size", 52 * decks + jokers)
         set_(self, "red_threes_in_deck", 2 * decks)
-        set_(self, "plain_values", {name: e.value for name, e in params.items()
-                                    if e.status == Status.STATED and e.source == "document"})
-        set_(self, "read_as", {name: (e.settled, bool(e.readings) and e.source == "document")
-                               for name, e in params.items()})
-        set_(self, "cite_cache", {})
+        set_(self, "plain_values", FrozenDict({name: e.value for name, e in params.items()
+                                               if e.status == Status.STATED and e.source == "document"}))
+        set_(self, "read_as", FrozenDict({name: (e.settled, bool(e.readings) and e.source == "document")
+                                          for name, e in params.items()}))
+        set_(self, "point_values", FrozenDict({name: values for name, values in
+                                               ((name, _point_values(e)) for name, e in params.items()) if values}))
+        set_(self, "_worked_out", Memo(f"variant {self.id}: worked out", WORKED_OUT_BYTES))
+
+    def once(self, make: Callable[..., _T], *args: Any) -> _T:
+        """``make(self, *args)``, worked out once per variant object and arguments, and handed out again.
+
+        The key is ``make`` and the arguments themselves -- what ``make`` is given is all it may read besides the
+        variant, so the key cannot leave out what the answer depends on -- and what ``make`` returns must be
+        immutable all the way down (tuples, frozen dataclasses, read-only mappings): every caller gets the same
+        object (``tests/test_worked_out.py``). Bounded by bytes (:class:`~adjudicator.memo.Memo`); a copy of the
+        variant (house rules, a reading) has its own."""
+        key = (make, args)
+        table = self._worked_out
+        hit = table.recent(key, _NOT_YET)
+        if hit is _NOT_YET:
+            hit = make(self, *args)
+            table.put(key, hit, size_of(key, (hit,), shared=_THE_VARIANTS))
+        return hit
 
     def description_in(self, lang: str) -> str:
         return self.descriptions.get(lang, self.description)
@@ -153,17 +184,33 @@ class Variant:
         One copy per choice, kept: a ruling decided across readings asks for the same few
         again and again, and each copy's citation cache then serves them all.
         """
-        key = ("reading", tuple((name, repr(value)) for name, value in chosen))
-        hit = self.cite_cache.get(key)
-        if hit is None:
-            hit = self.cite_cache[key] = self.with_entries(
-                {name: self.params[name].as_reading(value) for name, value in chosen})
-        return hit
+        return self.once(_read_as, tuple((name, repr(value), value) for name, value in chosen))
 
     def with_entries(self, entries: dict[str, Entry]) -> "Variant":
         """The same variant with some entries replaced (house rules, readings): made by the constructor, so
         every derived value is worked out from the new entries, with its own, empty caches."""
         return replace(self, params={**self.params, **entries})
+
+
+def _read_as(rules: Variant, chosen: tuple[tuple[str, str, Any], ...]) -> Variant:
+    """``rules`` with each point read as the value given (``(name, repr, value)``: ``True`` is not ``1``)."""
+    return rules.with_entries({name: rules.params[name].as_reading(value) for name, _, value in chosen})
+
+
+def _point_values(entry: Entry) -> tuple:
+    """The values a point the text leaves open (or reads two ways) can take; empty where it is settled or cannot
+    be tried one by one (a single choice is no choice: it would settle the point)."""
+    if entry.source != "document":
+        return ()
+    values = entry.readings or (readings_of(BY_NAME[entry.name]) if entry.status == Status.NOT_STATED else ())
+    return values if len(values) > 1 else ()
+
+
+_T = TypeVar("_T")
+_NOT_YET = object()
+WORKED_OUT_BYTES = 6 * 1024 * 1024  # per variant object: citations per check (~0.5 MB), the options' parts (~4 MB)
+# what a variant's table holds of the variant itself (a reading's copy, its citations): counted with the variant
+_THE_VARIANTS = (Variant, Entry, Citation)
 
 
 def _heading_positions(variant_id: str, text: str, headings: list[str]) -> list[tuple[int, str]]:

@@ -17,9 +17,9 @@ of the first page of each group (:func:`adjudicator.answers.serialize.options` w
 ``limit``), which is what ``POST /v1/options`` does without Flask and JSON encoding.
 
 Each is timed warm and ``cold``: the parts' rulings a meld listing is decided from are kept across
-requests (:mod:`adjudicator.options.parts`, one bounded cache per variant), and repeating one
-situation finds them all -- as a second page or the other phase of a turn does; ``cold`` empties
-that cache before every answer, as a table nobody asked about before finds it.
+requests (:mod:`adjudicator.options.parts`, by the variant object), and repeating one situation finds
+them all -- as a second page or the other phase of a turn does; ``cold`` forgets them before every
+answer, as a table nobody asked about before finds it.
 
 Times are the CPU time of this process (``time.process_time``): the machine's other load
 does not inflate them (wall-clock figures on a shared machine did, several-fold).
@@ -52,7 +52,7 @@ sys.path[:0] = [str(ROOT)]
 
 from adjudicator.model.cards import RANKS, SUITS  # noqa: E402
 from adjudicator.options.listing import legal_moves  # noqa: E402
-from adjudicator.options.parts import part_cache  # noqa: E402
+from adjudicator.options.parts import part_ruling  # noqa: E402
 from adjudicator.input.parse import options_request  # noqa: E402
 from adjudicator.variants import load_all  # noqa: E402
 from adjudicator.answers import serialize  # noqa: E402
@@ -100,7 +100,7 @@ def timings(payloads, runs: int, variants, whole: bool, cold: bool = False) -> l
     for _ in range(runs):
         for payload, request in zip(payloads, parsed):
             if cold:
-                part_cache(request.rules).clear()
+                forget_parts(request.rules)
             start = time.process_time()
             if whole:
                 request = options_request(payload, variants)
@@ -109,6 +109,13 @@ def timings(payloads, runs: int, variants, whole: bool, cold: bool = False) -> l
                 legal_moves(request.situation, request.rules)
             out.append(time.process_time() - start)
     return out
+
+
+def forget_parts(rules) -> None:
+    """The parts' rulings ``rules`` keeps across requests, forgotten (what it worked out else stays)."""
+    kept = rules._worked_out
+    for key in [key for key in kept if key[0] is part_ruling]:
+        del kept[key]
 
 
 def report(label: str, samples: list[float]) -> None:

@@ -821,28 +821,28 @@ def test_work_for_a_client_that_has_gone_stops(one_worker_server):
 # Caches keyed by what requests choose are bounded
 
 
-def test_the_meld_fit_cache_stays_within_its_size_under_a_stream_of_house_rules(monkeypatch, client):
-    """Distinct house-rule meld settings, more than the cache holds: it keeps its size, and the answers stay right."""
-    from collections import OrderedDict
+def test_the_meld_fits_of_a_stream_of_house_rules_go_with_their_requests(client):
+    """Distinct house-rule meld settings: each request's variant copy works out its own meld fits, nothing of them
+    stays with the loaded variant, and the answers stay right when asked again."""
+    from adjudicator.options.hand import meld_fits
+    from adjudicator.variants import load_all
 
-    from adjudicator.options import hand as options_hand
-    monkeypatch.setattr(options_hand, "FITS_CACHE_SIZE", 40)
-    monkeypatch.setattr(options_hand, "_FITS", OrderedDict())
+    loaded = load_all()["sv-classic"]
     situation = {"players": 4, "first_round": False, "stock_count": 30, "discard_pile": ["6C", "8D", "9D"],
                  "team": {"score": 0, "melds": [], "red_threes": 0},
                  "opponents": {"score": 0, "melds": [], "red_threes": 0},
                  "player": {"hand": ["AH", "AS", "AD", "KC", "KH", "KS", "QH", "QS", "2C", "JK", "JK", "5H"],
                             "has_melded": False},
                  "turn": {"drew": "stock"}}
+    fits_kept = sum(1 for (make, _) in loaded._worked_out if make is meld_fits)
     answers = {}
     for i in range(30):
         rules = {"meld.min_cards": 2 + i % 3, "meld.max_wilds": i // 3}
         resp = client.post("/v1/options", json={"variant": "sv-classic", "situation": situation, "house_rules": rules})
         assert resp.status_code == 200
         answers[i] = resp.get_json()
-        assert len(options_hand._FITS) <= 40
-    for i in (0, 7, 29):  # asked again with the cache emptied: the same answers
-        options_hand._FITS.clear()
+    assert sum(1 for (make, _) in loaded._worked_out if make is meld_fits) == fits_kept
+    for i in (0, 7, 29):  # asked again: the same answers
         rules = {"meld.min_cards": 2 + i % 3, "meld.max_wilds": i // 3}
         again = client.post("/v1/options", json={"variant": "sv-classic", "situation": situation, "house_rules": rules})
         assert again.get_json() == answers[i]

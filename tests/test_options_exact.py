@@ -24,7 +24,6 @@ from adjudicator import table_problems
 from adjudicator.input.parse import options_request
 from adjudicator.model import situation as situation_model
 from adjudicator.options.listing import legal_moves
-from adjudicator.options.parts import part_cache
 from adjudicator.rules.engine import rule
 from adjudicator.variants import load_all
 from test_options_complete import MELD_RANKS, deck
@@ -94,11 +93,10 @@ def _check(vid: str, pair: tuple[dict, dict]) -> None:
     table, twin = pair
     if not (_possible(vid, table) and _possible(vid, twin)):
         return
-    cache = part_cache(VARIANTS[vid])
-    cache.clear()
-    _listed_as_ruled(vid, twin)  # warm: the cache holds the twin's parts
+    VARIANTS[vid]._worked_out.clear()
+    _listed_as_ruled(vid, twin)  # warm: the variant holds the twin's parts
     warm = _listed_as_ruled(vid, table)
-    cache.clear()
+    VARIANTS[vid]._worked_out.clear()
     cold = _listed_as_ruled(vid, table)
     assert warm == cold
 
@@ -137,7 +135,7 @@ def test_no_check_reads_a_withheld_fact_but_through_the_judge():
         for _ in range(3):
             table, twin = _seeded_pair(vid, rng)
             if _possible(vid, table):
-                part_cache(VARIANTS[vid]).clear()
+                VARIANTS[vid]._worked_out.clear()
                 _listed_as_ruled(vid, table)
     read = {k: v - before.get(k, 0) for k, v in situation_model.DIRECT_READS.items() if v != before.get(k, 0)}
     assert not read, f"checks read these withheld facts directly (read them through the judge's need_*): {read}"

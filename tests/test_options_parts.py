@@ -1,7 +1,7 @@
 """The parts' rulings kept across requests (:mod:`adjudicator.options.parts`) change no answer: a listing made
-with the shared cache warm -- from other tables with the same melds, turn and hand size -- equals the one made
-with it empty, move by move and verdict by verdict; the cache is bounded; and the slow table a part is ruled on
-leaves facts out as missing, never as given."""
+with the variant's parts warm -- from other tables with the same melds, turn and hand size -- equals the one made
+with none kept, move by move and verdict by verdict; and the slow table a part is ruled on leaves facts out as
+missing, never as given."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ import pytest
 from adjudicator.input.parse import options_request
 from adjudicator.model.actions import Action
 from adjudicator.model.findings import UNDETERMINED
-from adjudicator.model.situation import MissingFact
+from adjudicator.model.situation import MissingFact, part_table
 from adjudicator.options.listing import legal_moves
 from adjudicator.options.every import Hand, Readings, build, layouts
 from adjudicator.options.listing import search_readings
-from adjudicator.options.parts import Parts, new_part_cache, part_cache, slow_facts
-from adjudicator.rules.engine import rule, rule_part
+from adjudicator.options.parts import Parts, part_ruling
+from adjudicator.rules.engine import rule, rule_checked
+from adjudicator.rules.table_check import table_doubt
 from adjudicator import table_problems
 
 from test_options_complete import IDS, MELD_RANKS, VARIANTS, deck
@@ -68,16 +69,25 @@ def _twin(situation: dict) -> dict:
             "opponents": {"score": -300, "melds": [], "red_threes": 1}}
 
 
+def parts_kept(vid: str) -> int:
+    """How many parts' rulings the variant object keeps."""
+    return sum(1 for make, _ in VARIANTS[vid]._worked_out if make is part_ruling)
+
+
+def forget(vid: str) -> None:
+    """The variant object as loaded: nothing worked out yet (its parts, its citations)."""
+    VARIANTS[vid]._worked_out.clear()
+
+
 @pytest.mark.parametrize("vid", IDS)
 def test_a_cached_answer_equals_an_uncached_one(vid):
-    cache = part_cache(VARIANTS[vid])
     used = 0
     for situation in _tables(vid):
-        cache.clear()
+        forget(vid)
         cold = _answer(vid, situation)
-        used += len(cache) > 0
-        cache.clear()
-        _answer(vid, _twin(situation))  # the cache now holds the twin's parts
+        used += parts_kept(vid) > 0
+        forget(vid)
+        _answer(vid, _twin(situation))  # the variant now holds the twin's parts
         assert _answer(vid, situation) == cold
         assert _answer(vid, situation) == cold  # and its own
     assert used == CASES  # every table decided moves from parts
@@ -91,7 +101,8 @@ def test_a_move_decided_from_its_parts_is_ruled_so_whole(vid):
         request = options_request({"variant": vid, "situation": situation}, VARIANTS)
         sit, rules = request.situation, request.rules
         chosen = search_readings(sit, rules, True)
-        parts = Parts(sit, rules, [dict(values) for values, _ in chosen], cache=new_part_cache())
+        forget(vid)
+        parts = Parts(sit, rules, [dict(values) for values, _ in chosen], table_doubt(rules, sit))
         hand = Hand(sit)
         spots, found, _ = layouts(hand, sit.team.melds, Readings([variant for _, variant in chosen]))
         for content, _ in found:
@@ -105,22 +116,12 @@ def test_a_move_decided_from_its_parts_is_ruled_so_whole(vid):
     assert decided > 50
 
 
-def test_the_cache_keeps_the_most_recently_used_and_no_more_than_its_bytes():
-    cache = new_part_cache(max_bytes=3000)  # entries counted as 500 bytes each: six fill it
-    for key in "abcdef":
-        cache.put(key, key.upper(), size=500)
-    assert cache.held == 3000 and cache.dropped == 0
-    assert cache.recent("a") == "A"  # a is now the most recent: b, c, d, e, f, a
-    cache.put("g", "G", size=500)  # past the bound: the oldest go until three quarters of it are held, g included
-    assert sorted(cache) == ["a", "e", "f", "g"] and cache.dropped == 3 and cache.held == 2000
-
-
 def test_the_slow_table_leaves_the_fast_facts_missing_and_a_check_that_needs_one_says_so():
     request = options_request({"variant": "sv-classic", "situation": {
         "players": 4, "first_round": False, "stock_count": 30, "discard_pile": ["5C"],
         "team": {"score": 1600, "melds": [], "red_threes": 0}, "opponents": {"score": 0, "melds": [], "red_threes": 0},
         "player": {"hand": ["KC", "KH", "KS", "5D", "7C"], "has_melded": False}, "turn": {"drew": "stock"}}}, VARIANTS)
-    table = slow_facts(request.situation)
+    table = part_table(request.situation)
     for name in ("hand", "pile", "stock_count"):  # withheld: missing, whichever way a check reads them
         with pytest.raises(MissingFact):
             getattr(table, name)
@@ -128,5 +129,5 @@ def test_the_slow_table_leaves_the_fast_facts_missing_and_a_check_that_needs_one
         table.team.score
     assert table.hand_count == 5 and table.team.melds == () and table.drew == "stock"
     # an opening reads the team's score: on the slow table it is missing, so the part is never decided there
-    ruling = rule_part(table, Action("meld", melds=(("KC", "KH", "KS"),)), request.rules, None)
+    ruling = rule_checked(table, Action("meld", melds=(("KC", "KH", "KS"),)), request.rules, None)
     assert ruling.verdict == UNDETERMINED and any(m.endswith("/team/score") for m in ruling.missing)

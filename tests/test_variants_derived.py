@@ -23,7 +23,7 @@ HOUSE_RULES = [{"deck.decks": 3}, {"deck.jokers": 6, "deck.decks": 1}, {"wild.tw
 
 def derived_names() -> list[str]:
     """Every value a variant works out from its fields: the fields it fills itself and its properties."""
-    fields = [f.name for f in dataclasses.fields(Variant) if not f.init and f.name != "cite_cache"]
+    fields = [f.name for f in dataclasses.fields(Variant) if not f.init and f.name != "_worked_out"]
     lazy = [name for name, value in vars(Variant).items()
             if isinstance(value, (property, functools.cached_property))]
     return fields + lazy
@@ -41,7 +41,7 @@ def test_a_variant_works_out_nothing_later():
                   if isinstance(value, functools.cached_property))
     assert not lazy, (f"{lazy}: work a derived value out in Variant.__post_init__ (a field with init=False), "
                       "so that each copy (house rules, readings) has its own")
-    assert {"deck_size", "red_threes_in_deck", "plain_values", "read_as", "ref"} <= set(derived_names())
+    assert {"deck_size", "red_threes_in_deck", "plain_values", "read_as", "ref", "point_values"} <= set(derived_names())
 
 
 @pytest.mark.parametrize("house", HOUSE_RULES, ids=lambda h: ",".join(h))
@@ -54,7 +54,7 @@ def test_a_house_rule_copy_derives_every_value_from_its_own_entries(vid, house):
     fresh = made_afresh(copy)
     for name in derived_names():
         assert getattr(copy, name) == getattr(fresh, name), name
-    assert copy.cite_cache is not loaded.cite_cache and not copy.cite_cache
+    assert copy._worked_out is not loaded._worked_out and not copy._worked_out
 
 
 def test_three_decks_are_counted_as_three():

@@ -1,14 +1,8 @@
 """JSON from the engine's typed results: the one place answers become JSON documents.
 
 Every function takes a typed result and the reader's language and returns a
-JSON-ready ``dict``; words come from :mod:`adjudicator.words.render`, which keeps what it has said of
-each message (its words and machine form) and each ruling's summary.
-
-What is the same from one answer to the next is made once here too and handed out again: a citation's
-JSON and a tuple of citations' list, an interpretation a variant keeps (:func:`interpretation`), an
-opening figure, a comparison's parameters. Each table is bounded by the bytes it holds
-(:class:`adjudicator.memo.Memo`), and what it hands out is read-only (``FrozenDict``, ``FrozenList``): a
-caller that changed one answer's citation would otherwise change the next answer's (issue 33).
+JSON-ready ``dict``, made afresh (the caller's own); words come from :mod:`adjudicator.words.render`, which
+keeps what it has said of each message (its words and read-only machine form).
 
 A ruling can be asked for without its words (``words=False``: ``?words=none`` or ``Prefer:
 return=minimal`` at the edge): keys, rule ids, verdicts, parameters and citations only, for
@@ -17,12 +11,10 @@ programs that show their own texts or none. The default answer keeps every word.
 
 from __future__ import annotations
 
-import sys
 from contextlib import contextmanager
 from typing import Any, Final, Iterator
 from contextvars import ContextVar
 
-from adjudicator.memo import SHARED_PARTS, FrozenDict, FrozenList, Memo, frozen, keep, size_of
 from adjudicator.compare.comparison import Comparison, RuleDifference, ScoreDifference, VariantResult
 from adjudicator.model.errors import (AdjudicatorError, ImpossibleInput, MalformedRequest, RuleNotStated,
                                 UnknownVariant)
@@ -33,7 +25,7 @@ from adjudicator.model.messages import Param, ParamValue, jsonable
 from adjudicator.model.parameters import PARAMETERS
 from adjudicator.words.clauses import reading_message, statement
 from adjudicator.words.render import (render, requirement_message, ruling_summary, ruling_words, said,
-                                      said_and_code, said_kept, summary, words, words_for)
+                                      said_and_code, summary, words, words_for)
 from adjudicator.model.rule_ids import RULES
 from adjudicator.options.paging import EVERY, Page
 from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, ScoreReading, TeamScore
@@ -51,39 +43,19 @@ def problem_type(slug: str) -> str:
 MAX_ERRORS = 50  # a problem lists at most this many faults; ``error_count`` then says how many there were
 DETAIL_ERRORS = 3  # how many problems the one-paragraph ``detail`` spells out
 
-# The JSON of things the engine keeps and hands out again (citations, a variant's interpretations, an opening
-# figure, a comparison's parameters), made once, found by the object itself (kept in the entry too, so its id
-# is never reused), and handed out read-only (adjudicator.memo.frozen): each table is bounded by its bytes.
-CITATION_BYTES: Final = 2 * 1024 * 1024  # a citation's JSON ~1.4 KB (some 600 in the four texts); a list ~0.2 KB
-PART_BYTES: Final = 2 * 1024 * 1024  # interpretations (~2 KB), openings (~2 KB), shown parameters (~0.2 KB)
-_CITATIONS: Final[dict] = Memo("serialize.citations", CITATION_BYTES)  # id(citation) -> (it, its JSON, its ref)
-_CITATION_LISTS: Final[dict] = Memo("serialize.citation_lists", CITATION_BYTES)  # id(tuple) -> (it, JSON list)
-_INTERPRETATIONS: Final[dict] = Memo("serialize.interpretations", 2 * PART_BYTES)  # (id, language) -> (it, JSON)
-_OPENINGS: Final[dict] = Memo("serialize.openings", PART_BYTES)  # (id(opening), language) -> (it, its JSON)
-_SHOWN_LISTS: Final[dict] = Memo("serialize.shown", PART_BYTES)  # id(tuple of shown parameters) -> (it, JSON)
-TABLES: Final = (_CITATIONS, _CITATION_LISTS, _INTERPRETATIONS, _OPENINGS, _SHOWN_LISTS)
 _REFERENCED: Final[ContextVar[dict | None]] = ContextVar("referenced_citations", default=None)
 
 
-def _made_size(key: Any, kept: Any, *made: Any) -> int:
-    """What an entry adds: its key, the JSON made for it (less the read-only parts other tables made and
-    count), and the engine's object it is found by, itself (what it holds is the engine's, counted there)."""
-    return size_of(key, *made, shared=SHARED_PARTS) + sys.getsizeof(kept)
-
-
 def citation(c: Citation) -> dict:
-    """The citation as JSON (read-only: shared); inside :func:`citation_table`, a ``{"ref": ...}`` into the table."""
-    hit = _CITATIONS.get(id(c))
-    if hit is None or hit[0] is not c:
-        full = FrozenDict({"variant": c.variant, "language": c.language, "section": c.section,
-                           "quote": c.quote, "start": c.start, "end": c.end})
-        hit = (c, full, FrozenDict({"ref": f"{c.variant}:{c.start}-{c.end}"}))
-        keep(_CITATIONS, id(c), hit, _made_size(id(c), c, hit[1], hit[2]))
+    """The citation as JSON; inside :func:`citation_table`, a ``{"ref": ...}`` into the table."""
+    full = {"variant": c.variant, "language": c.language, "section": c.section, "quote": c.quote, "start": c.start,
+            "end": c.end}
     table = _REFERENCED.get()
     if table is None:
-        return hit[1]
-    table[hit[2]["ref"]] = hit[1]
-    return hit[2]
+        return full
+    ref = f"{c.variant}:{c.start}-{c.end}"
+    table[ref] = full
+    return {"ref": ref}
 
 
 @contextmanager
@@ -101,16 +73,8 @@ def citation_table() -> Iterator[dict[str, dict]]:
 
 
 def citations(cs: tuple) -> list[dict]:
-    """The citations as JSON. The engine shares one tuple per set of citations between rulings, so the
-    list made for a tuple is kept and handed out again, read-only."""
-    if _REFERENCED.get() is not None:
-        return [citation(c) for c in cs]
-    hit = _CITATION_LISTS.get(id(cs))
-    if hit is not None and hit[0] is cs:
-        return hit[1]
-    out = FrozenList([citation(c) for c in cs])
-    keep(_CITATION_LISTS, id(cs), (cs, out), _made_size(id(cs), cs, out))
-    return out
+    """The citations as JSON."""
+    return [citation(c) for c in cs]
 
 
 def house_rule(h: HouseRuleUsed) -> dict:
@@ -143,23 +107,7 @@ def _finding(f: Finding, explanation: str | None, code: dict, words: bool) -> di
 
 def interpretation(i: Interpretation, lang: str, words: bool = True) -> dict:
     """``note`` is the variant author's note (in the reader's language where the variant file gives it);
-    ``summary`` says what was applied, in the reader's language. Without words, neither.
-
-    A variant keeps one interpretation per parameter (:meth:`adjudicator.judge.Judge._interpret`), so its
-    JSON is made once per language and shared; one with an occasion (this game's) is made each time.
-    """
-    if i.occasion is None and _REFERENCED.get() is None:
-        key = (id(i), lang if words else None)
-        hit = _INTERPRETATIONS.get(key)
-        if hit is not None and hit[0] is i:
-            return hit[1]
-        made = frozen(_interpretation(i, lang, words))
-        keep(_INTERPRETATIONS, key, (i, made), _made_size(key, i, made))
-        return made
-    return _interpretation(i, lang, words)
-
-
-def _interpretation(i: Interpretation, lang: str, words: bool) -> dict:
+    ``summary`` says what was applied, in the reader's language. Without words, neither."""
     if not words:
         return {"rule": i.parameter, "parameter": i.parameter, "status": i.status, "value": jsonable(i.value),
                 "citations": citations(i.citations)}
@@ -260,21 +208,7 @@ def score_line(line: ScoreLine, lang: str) -> dict:
 
 
 def next_opening(o: NextOpening, lang: str) -> dict:
-    """A team's next opening requirement. The engine keeps one per variant and band
-    (:mod:`adjudicator.scoring.opening`), so its JSON is made once per language and shared; an undetermined
-    one (its note names this team's total) is made each time."""
-    if o.undetermined or _REFERENCED.get() is not None:
-        return _next_opening(o, lang)
-    key = (id(o), lang)
-    hit = _OPENINGS.get(key)
-    if hit is not None and hit[0] is o:
-        return hit[1]
-    made = frozen(_next_opening(o, lang))
-    keep(_OPENINGS, key, (o, made), _made_size(key, o, made))
-    return made
-
-
-def _next_opening(o: NextOpening, lang: str) -> dict:
+    """A team's next opening requirement."""
     out: dict = {"points": o.points, "canasta_required": o.canasta_required}
     if o.undetermined:
         assert o.open_point is not None, "an undetermined opening says which point is open"
@@ -423,15 +357,8 @@ _OUTCOME_WORD = {True: "passed", False: "failed", None: "undetermined", "not che
 
 
 def shown_list(ps: tuple) -> list[dict]:
-    """The parameters a difference shows, as JSON. The comparison keeps one tuple per variant and set of
-    names (:func:`adjudicator.compare.comparison.shown_all`), so the list made for a tuple is handed out
-    again, read-only, like :func:`citations`."""
-    hit = _SHOWN_LISTS.get(id(ps))
-    if hit is not None and hit[0] is ps:
-        return hit[1]
-    out = frozen([_shown(p) for p in ps])
-    keep(_SHOWN_LISTS, id(ps), (ps, out), _made_size(id(ps), ps, out))
-    return out
+    """The parameters a difference shows, as JSON."""
+    return [_shown(p) for p in ps]
 
 
 def rule_difference(d: RuleDifference, lang: str) -> dict:
@@ -444,7 +371,7 @@ def rule_difference(d: RuleDifference, lang: str) -> dict:
             entry["house_rules"] = [house_rule(h) for h in e.house_rules]
         entries.append(entry)
     return {"rule": d.rule, "checks": words_for(f"rule.{d.rule}", lang), "parameters": list(d.parameters),
-            "differing_parameters": list(d.differing), "why": said_kept(d.why, lang), "variants": entries}
+            "differing_parameters": list(d.differing), "why": said(d.why, lang), "variants": entries}
 
 
 def score_difference(d: ScoreDifference, lang: str) -> dict:
@@ -459,7 +386,7 @@ def score_difference(d: ScoreDifference, lang: str) -> dict:
     if d.round is not None:
         out["round"] = d.round
     out.update({"parameters": list(d.parameters), "differing_parameters": list(d.differing),
-                "why": said_kept(d.why, lang), "variants": entries})
+                "why": said(d.why, lang), "variants": entries})
     return out
 
 

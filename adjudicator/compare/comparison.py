@@ -36,7 +36,7 @@ from typing import Any, Callable
 from ..rules.engine import rule
 from ..model.errors import AdjudicatorError, ImpossibleInput, RuleNotStated
 from ..model.findings import Finding, HouseRuleUsed, Ruling
-from ..rules.judge import cited_once
+from ..rules.judge import cited
 from ..model.messages import Fact, Items, Message, Param, ParamValue, Word, msg
 from ..options.listing import Options, legal_moves
 from ..options.paging import EVERY, Page
@@ -172,7 +172,6 @@ def compare(request: CompareRequest, variants: dict[str, Variant], page: Page = 
             and all(e.same_as(raised[0]) for e in raised):
         raise raised[0]  # every variant says the same: the request's own fault
     answered = [r for r in results if r.problem is None]
-    loaded = all(ruled[vid] is variants.get(vid) for vid in ruled)  # no house rules: the shared variants
     if request.kind == "options":
         if admit is not None:
             admit([(r.variant, r.options) for r in answered if r.options is not None])
@@ -181,10 +180,10 @@ def compare(request: CompareRequest, variants: dict[str, Variant], page: Page = 
         groups = tuple(Group(tuple(ids), options=keys) for keys, ids in found)
     elif request.kind == "ruling":
         groups = _ruling_groups(answered)
-        differences = _ruling_differences(answered, ruled, loaded)
+        differences = _ruling_differences(answered, ruled)
     else:
         groups = _score_groups(answered)
-        differences = _score_differences(answered, ruled, loaded)
+        differences = _score_differences(answered, ruled)
     refused = [r for r in results if isinstance(r.problem, ImpossibleInput)]
     if refused and answered:  # a table one variant rules out and another answers: they differ, and first there
         others = tuple(d for d in differences if getattr(d, "rule", None) != "table.possible")  # said in the first
@@ -220,8 +219,8 @@ def _table_difference(results: list[VariantResult], ruled: dict[str, Variant],
             issues = r.problem.issues
             entries.append(RuleDifferenceEntry(
                 r.variant, False, msg("compare.explanations", items=Items(tuple(i.message for i in issues), " ")),
-                shown_all(rules, names), cited_once(rules, tuple(dict.fromkeys(
-                    n for i in issues for n in (i.message.args.get("parameters") or ()))))))
+                shown_all(rules, names), cited(rules, tuple(dict.fromkeys(
+                    n for i in issues for n in (i.message.args.get("parameters") or ()))))[0]))
         elif r.variant in told:
             said = told[r.variant]
             entries.append(RuleDifferenceEntry(r.variant, True, said.message, shown_all(rules, names),
@@ -269,37 +268,12 @@ def shown(rules: Variant, name: str) -> ParameterShown:
 
 
 def shown_all(rules: Variant, names: tuple[str, ...]) -> tuple[ParameterShown, ...]:
-    """:func:`shown` for each name, made once per variant (its ``cite_cache``) and set of names."""
-    key = ("shown", names)
-    hit = rules.cite_cache.get(key)
-    if hit is None:
-        hit = rules.cite_cache[key] = tuple(shown(rules, n) for n in names)
-    return hit
+    """:func:`shown` for each name."""
+    return tuple(shown(rules, n) for n in names)
 
 
-_WHY: dict[tuple, tuple] = {}  # (names, variant ids) -> _why's answer, for the loaded variants as they are
-_WHY_MAX = 4096
-
-
-def _why(names: tuple[str, ...], ruled: dict[str, Variant], ids: list[str],
-         loaded: bool = False) -> tuple[tuple[str, ...], Message]:
-    """The parameters among ``names`` whose values differ, and a message naming each variant's value.
-
-    ``loaded``: the variants are the loaded ones, without house rules, so the answer depends on the
-    names and ids alone and is made once.
-    """
-    if not loaded:
-        return _why_made(names, ruled, ids)
-    key = (tuple(names), tuple(ids))
-    hit = _WHY.get(key)
-    if hit is None:
-        if len(_WHY) >= _WHY_MAX:
-            _WHY.clear()
-        hit = _WHY[key] = _why_made(names, ruled, ids)
-    return hit
-
-
-def _why_made(names: tuple[str, ...], ruled: dict[str, Variant], ids: list[str]) -> tuple[tuple[str, ...], Message]:
+def _why(names: tuple[str, ...], ruled: dict[str, Variant], ids: list[str]) -> tuple[tuple[str, ...], Message]:
+    """The parameters among ``names`` whose values differ, and a message naming each variant's value."""
     differing, parts = [], []
     for name in names:
         values = {vid: shown(ruled[vid], name) for vid in ids}
@@ -329,8 +303,7 @@ def _outcome(findings: list[Finding]) -> Any:
     return True
 
 
-def _ruling_differences(answered: list[VariantResult], ruled: dict[str, Variant],
-                        loaded: bool = False) -> tuple[RuleDifference, ...]:
+def _ruling_differences(answered: list[VariantResult], ruled: dict[str, Variant]) -> tuple[RuleDifference, ...]:
     if len(answered) < 2:
         return ()
     ids = [r.variant for r in answered]
@@ -351,7 +324,7 @@ def _ruling_differences(answered: list[VariantResult], ruled: dict[str, Variant]
                 read += [h.parameter for h in finding.house_rules]
                 read += finding.open_on
         names = tuple(dict.fromkeys(read))
-        differing, why = _why(names, ruled, ids, loaded)
+        differing, why = _why(names, ruled, ids)
         entries = []
         for vid in ids:
             findings = per[vid]
@@ -361,7 +334,7 @@ def _ruling_differences(answered: list[VariantResult], ruled: dict[str, Variant]
                 citations = _unique_citations([c for f in findings for c in f.citations])
             else:
                 explanation = _not_checked(vid, rule_id, rulings[vid], ruled[vid])
-                citations = cited_once(ruled[vid], names)
+                citations = cited(ruled[vid], names)[0]
             entries.append(RuleDifferenceEntry(vid, _outcome(findings), explanation,
                                                shown_all(ruled[vid], names), citations,
                                                tuple(h for f in findings for h in f.house_rules)))
@@ -416,8 +389,7 @@ def _score_lines(sheet) -> dict[tuple, ScoreLine]:
     return lines
 
 
-def _score_differences(answered: list[VariantResult], ruled: dict[str, Variant],
-                       loaded: bool = False) -> tuple[ScoreDifference, ...]:
+def _score_differences(answered: list[VariantResult], ruled: dict[str, Variant]) -> tuple[ScoreDifference, ...]:
     if len(answered) < 2:
         return ()
     ids = [r.variant for r in answered]
@@ -438,14 +410,14 @@ def _score_differences(answered: list[VariantResult], ruled: dict[str, Variant],
                 read += line.parameters
                 read += [h.parameter for h in line.house_rules]
         names = tuple(dict.fromkeys(read))
-        differing, why = _why(names, ruled, ids, loaded)
+        differing, why = _why(names, ruled, ids)
         entries = []
         for vid in ids:
             line = lines[vid].get(key)
             entries.append(ScoreDifferenceEntry(
                 vid, line is not None, line.count if line else None, line.points if line else None,
                 shown_all(ruled[vid], names),
-                line.citations if line else cited_once(ruled[vid], names), line.house_rules if line else ()))
+                line.citations if line else cited(ruled[vid], names)[0], line.house_rules if line else ()))
         out.append(ScoreDifference(team, item, round_index, names, differing, why, tuple(entries)))
     return tuple(out)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..rules.engine import rule_checked
+from ..rules.table_check import table_doubt
 from ..model.findings import Ruling
 from ..options.listing import Option, OptionGroup, Options
 from ..options.paging import EVERY, Page
@@ -67,5 +68,6 @@ def _entry(vid: str, request: OptionsRequest, own: tuple[Option, OptionGroup] | 
         option = own[0]
         return OptionDifferenceEntry(vid, True, option.verdict, option.body, option.ruling)
     option, group = source
-    ruling = rule_checked(replace(request.situation, drew=group.drew), option.action, request.rules)  # as listed
+    listed = replace(request.situation, drew=group.drew)  # the table as the listing ruled it
+    ruling = rule_checked(listed, option.action, request.rules, table_doubt(request.rules, listed))
     return OptionDifferenceEntry(vid, False, ruling.verdict, option.body, ruling)

@@ -16,33 +16,35 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
+from .frozen import FrozenDict, immutable
 
-@dataclass(frozen=True, slots=True)
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Message:
-    """A message key and its arguments (treat ``args`` as read-only)."""
+    """A message key and its arguments.
+
+    ``args`` is read-only all the way down (a :class:`~adjudicator.model.frozen.FrozenDict` of immutable values,
+    made by the constructor): one message may stand in many rulings (a reading said in words, a variant's value),
+    so a caller that changed it would change the next ruling."""
 
     key: str
     args: dict
+
+    def __init__(self, key: str, args: dict | None = None):
+        _set(self, "key", key)
+        _set(self, "args", FrozenDict({name: immutable(value) for name, value in args.items()}) if args else _NONE)
 
     def code(self) -> dict:
         return {"key": self.key, "args": {name: code_of(v) for name, v in self.args.items()}}
 
 
+_NONE: dict = FrozenDict()
+
+
 def msg(key: str, **args: Any) -> Message:
-    return message(key, args)
-
-
-_new = object.__new__
-_set_key, _set_args = Message.__dict__["key"].__set__, Message.__dict__["args"].__set__
-
-
-def message(key: str, args: dict) -> Message:
-    """``Message(key, args)``, made without the frozen dataclass's per-field ``object.__setattr__`` (every
-    check makes one; the same object, equal to the one ``__init__`` makes)."""
-    made = _new(Message)
-    _set_key(made, key)
-    _set_args(made, args)
-    return made
+    return Message(key, args)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from .cards import RANKS, parse_all, parse_melds, table_canonical
 
-_set_dict = object.__setattr__
+_set = object.__setattr__  # a frozen dataclass's own way: its __init__ sets each field so
 
 
 class MissingFact(Exception):
@@ -57,12 +57,12 @@ class Side:
                  ranks=()):
         if melds is None and opened is False:
             melds = ()  # a team that has not opened has no melds: one fact, one form
-        _S_SCORE(self, score)  # the slots set directly: a frozen dataclass's __init__ sets each by object.__setattr__
-        _S_MELDS(self, melds)
-        _S_RED(self, red_threes)
-        _S_OPENED(self, opened)
-        _S_CANASTAS(self, canastas)
-        _S_RANKS(self, rank_facts(ranks))
+        _set(self, "score", score)
+        _set(self, "melds", melds)
+        _set(self, "red_threes", red_threes)
+        _set(self, "opened", opened)
+        _set(self, "canastas", canastas)
+        _set(self, "ranks", rank_facts(ranks))
 
     def has_meld_of(self, rank: str) -> bool | None:
         """Whether the family said the team has a meld of ``rank`` (None: not said)."""
@@ -103,9 +103,6 @@ _RANK_CODES = {r: r for r in RANKS} | {"T": "10"}
 MELD_RANK_NAMES = ("A", "K", "Q", "J", "10", "T", "9", "8", "7", "6", "5", "4")  # the ranks ``ranks`` may name
 MELD_RANKS = frozenset(MELD_RANK_NAMES)
 
-_S_SCORE, _S_MELDS, _S_RED, _S_OPENED, _S_CANASTAS, _S_RANKS = (
-    Side.__dict__[name].__set__ for name in ("score", "melds", "red_threes", "opened", "canastas", "ranks"))
-_SIDE_SETTERS = (_S_SCORE, _S_MELDS, _S_RED, _S_OPENED, _S_CANASTAS, _S_RANKS)
 EMPTY_SIDE = Side()
 
 
@@ -161,11 +158,21 @@ class Situation:
                 team = replace(team, melds=parse_melds(team.melds, base + "/team/melds"))
             if opponents.melds:
                 opponents = replace(opponents, melds=parse_melds(opponents.melds, base + "/opponents/melds"))
-        _set_dict(self, "__dict__", {
-            "players": players, "first_round": first_round, "stock_count": stock_count, "pile": pile, "team": team,
-            "opponents": opponents, "hand": hand, "hand_count": hand_count, "has_melded": has_melded, "drew": drew,
-            "cards_from_pile": cards_from_pile, "partner_answer": partner_answer, "base": base,
-            "pile_unnamed": pile_unnamed, "asked_after_melding": asked_after_melding})
+        _set(self, "players", players)
+        _set(self, "first_round", first_round)
+        _set(self, "stock_count", stock_count)
+        _set(self, "pile", pile)
+        _set(self, "team", team)
+        _set(self, "opponents", opponents)
+        _set(self, "hand", hand)
+        _set(self, "hand_count", hand_count)
+        _set(self, "has_melded", has_melded)
+        _set(self, "drew", drew)
+        _set(self, "cards_from_pile", cards_from_pile)
+        _set(self, "partner_answer", partner_answer)
+        _set(self, "base", base)
+        _set(self, "pile_unnamed", pile_unnamed)
+        _set(self, "asked_after_melding", asked_after_melding)
 
     # --- facts a check needs (each ``need_*`` makes its test itself: one call less on the engine's hot path) --
     def need(self, value, path: str):
@@ -293,7 +300,7 @@ def _withheld(name: str, path: str) -> property:
 
 
 class PartSide(Side):
-    """A team on a part's table: its melds, and its score and red threes withheld."""
+    """A team on a part's table: its melds and what is said of them, its score and red threes withheld."""
 
     __slots__ = ("at", "reads")
     at: str
@@ -302,39 +309,47 @@ class PartSide(Side):
     red_threes = _withheld("side.red_threes", "/red_threes")  # type: ignore[assignment]
 
     def _facts(self) -> tuple:
-        return (self.melds, self.opened, self.canastas, self.ranks, self.at)
+        """Every slot this side holds (those withheld are not set), ``reads`` aside: its key, by construction."""
+        return tuple((name, _SLOTS[name].__get__(self)) for name in _SLOT_NAMES if _held(self, name))
 
     def __eq__(self, other):
         return type(other) is PartSide and self._facts() == other._facts()
 
     def __hash__(self):
-        return hash((PartSide, *self._facts()))
+        return hash((PartSide, self._facts()))
 
     def __repr__(self):
-        return f"PartSide(melds={self.melds!r}, opened={self.opened!r}, canastas={self.canastas!r}, ranks={self.ranks!r})"
+        return "PartSide(" + ", ".join(f"{name}={value!r}" for name, value in self._facts()) + ")"
+
+
+_SLOTS = {name: klass.__dict__[name] for klass in (Side, PartSide) for name in klass.__slots__}
+_SLOT_NAMES = tuple(name for name in _SLOTS if name != "reads")
+
+
+def _held(side: PartSide, name: str) -> bool:
+    try:
+        _SLOTS[name].__get__(side)
+    except AttributeError:  # a slot not set: a fact withheld
+        return False
+    return True
 
 
 def _part_side(side: Side, at: str, reads: list) -> PartSide:
     made = _new(PartSide)
-    _SIDE_SETTERS[1](made, side.melds)
-    _SIDE_SETTERS[3](made, side.opened)
-    _SIDE_SETTERS[4](made, side.canastas)
-    _SIDE_SETTERS[5](made, side.ranks)
-    object.__setattr__(made, "at", at)
-    object.__setattr__(made, "reads", reads)
+    for name in ("melds", "opened", "canastas", "ranks"):
+        _SLOTS[name].__set__(made, getattr(side, name))
+    _SLOTS["at"].__set__(made, at)
+    _SLOTS["reads"].__set__(made, reads)
     return made
-
-
-_KEPT = ("players", "first_round", "hand_count", "has_melded", "drew", "cards_from_pile", "partner_answer", "base",
-         "asked_after_melding")
 
 
 class PartTable(Situation):
     """The slow facts of a table -- players, the turn, both teams' melds, the hand's size -- and nothing else.
 
     Every other fact (the hand, the pile, the stock, the scores, the red threes) is withheld: see above.
-    ``reads`` lists the withheld facts read directly on this table so far. Equal (and hashed) by the facts
-    it keeps, so it can stand in a cache's key.
+    ``reads`` lists the withheld facts read directly on this table so far. Equal (and hashed) by every fact
+    it keeps -- whatever :func:`part_table` puts in it, so that it can stand in a cache's key and a fact
+    kept cannot be left out of the key.
     """
 
     reads: list[str]  # the withheld facts read directly on this table (set when it is made)
@@ -348,8 +363,8 @@ class PartTable(Situation):
         return self.base
 
     def _key(self) -> tuple:
-        fields = self.__dict__
-        return tuple(fields[name] for name in _KEPT) + (self.team, self.opponents)
+        """Every fact this table keeps, ``reads`` aside (its key, by construction)."""
+        return tuple(sorted((name, value) for name, value in self.__dict__.items() if name != "reads"))
 
     def __eq__(self, other):
         return type(other) is PartTable and self._key() == other._key()
@@ -358,7 +373,7 @@ class PartTable(Situation):
         return hash(self._key())
 
     def __repr__(self):
-        return "PartTable(" + ", ".join(f"{n}={v!r}" for n, v in zip(_KEPT + ("team", "opponents"), self._key())) + ")"
+        return "PartTable(" + ", ".join(f"{name}={value!r}" for name, value in self._key()) + ")"
 
     # the judge's readers: a withheld fact is missing, as on any table that does not give it (not a direct read)
     def need_hand(self) -> tuple[str, ...]:
@@ -389,7 +404,7 @@ def part_table(situation: Situation) -> PartTable:
     reads: list[str] = []
     made = _new(PartTable)
     base = situation.base
-    _set_dict(made, "__dict__", {
+    _set(made, "__dict__", {
         "players": situation.players, "first_round": situation.first_round,
         "team": _part_side(situation.team, base + "/team", reads),
         "opponents": _part_side(situation.opponents, base + "/opponents", reads),

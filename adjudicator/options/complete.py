@@ -36,6 +36,7 @@ from ..model.messages import Card, Cards, Items, Message, Rank, msg
 from .every import MAX_MOVES, WILD, Hand, Place, Readings, build, canonical, kind, layouts
 from .parts import Parts, per_reading, summary_of
 from ..model.situation import Situation
+from ..rules.readings import TableDoubt
 from ..turns import checkpoint
 from ..variants import Variant
 
@@ -60,9 +61,11 @@ class Move:
 
 
 def complete(situation: Situation, rules: Variant, group: str, ruled: list[Variant], listed: list,
-             rule: Callable[[Action], Ruling], memo: dict | None = None) -> tuple[list, list[tuple], bool]:
+             rule: Callable[[Action], Ruling], doubt: TableDoubt | None,
+             memo: dict | None = None) -> tuple[list, list[tuple], bool]:
     """``listed`` without repeats of one move, the moves it lacks -- each as ``(verdict, make)``, ``make()``
-    giving the move and its ruling when it is read, in a useful order -- and whether the walk was complete."""
+    giving the move and its ruling when it is read, in a useful order -- and whether the walk was complete.
+    ``rule`` rules a move of the table (whose check found ``doubt``)."""
     if situation.hand is None or group == "draw":
         return listed, [], True
     seen: set[tuple] = set()
@@ -73,11 +76,11 @@ def complete(situation: Situation, rules: Variant, group: str, ruled: list[Varia
             seen.add(key)
             kept.append(option)
     memo = {} if memo is None else memo
-    readings = Readings.of(rules, ruled)
+    readings = Readings(ruled)
     if _by_parts(situation, group):
-        return kept, *_by_layouts(situation, rules, readings, memo, seen, ruled, rule)
+        return kept, *_by_layouts(situation, rules, readings, memo, seen, ruled, rule, doubt)
     if group == "take_pile" and situation.team_has_opened():
-        return kept, *_opened_takes(situation, rules, readings, memo, seen, ruled, rule)
+        return kept, *_opened_takes(situation, rules, readings, memo, seen, ruled, rule, doubt)
     moves, whole = CANDIDATES[group](situation, readings, memo)
     more, work = [], 0
     for action, moved in moves:
@@ -98,12 +101,13 @@ def complete(situation: Situation, rules: Variant, group: str, ruled: list[Varia
 
 
 def _by_layouts(situation: Situation, rules: Variant, readings: Readings, memo: dict, seen: set,
-                ruled: list[Variant], rule: Callable[[Action], Ruling]) -> tuple[list[tuple], bool]:
+                ruled: list[Variant], rule: Callable[[Action], Ruling],
+                doubt: TableDoubt | None) -> tuple[list[tuple], bool]:
     """The meld moves of a team that has opened, decided from the layouts themselves: each move's verdict
     from its parts' rulings (:class:`~adjudicator.options.parts.Parts`), the move built and ruled whole only when it is read
     (or when its parts cannot decide it), so that hundreds of moves cost little more than their count."""
     hand, spots, found, whole = _walked(situation, readings, memo)
-    parts = Parts(situation, rules, memo.get("chosen") or [{} for _ in ruled])
+    parts = Parts(situation, rules, memo.get("chosen") or [{} for _ in ruled], doubt)
     size = len(situation.hand or ())
     more = []
     work = 0
@@ -157,7 +161,8 @@ def _laid(found: list[tuple[dict, Counter | None]], spots: list[Place]) -> Itera
 
 
 def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo: dict, seen: set,
-                  ruled: list[Variant], rule: Callable[[Action], Ruling]) -> tuple[list[tuple], bool]:
+                  ruled: list[Variant], rule: Callable[[Action], Ruling],
+                  doubt: TableDoubt | None) -> tuple[list[tuple], bool]:
     """The takes of a team that has opened: each choice of cards shown with the top card, bare and with
     every layout of the rest of the hand laid in the same move (additions to the taken meld and the team's,
     new melds). A take the engine refuses bare is refused with anything laid (its checks come first and
@@ -184,7 +189,7 @@ def _opened_takes(situation: Situation, rules: Variant, readings: Readings, memo
                                      extra_meld=(top, *with_cards), limit=max(1, budget))
         whole = whole and done
         budget -= len(found)
-        parts = Parts(situation, rules, chosen_values, with_cards=tuple(with_cards),
+        parts = Parts(situation, rules, chosen_values, doubt, with_cards=tuple(with_cards),
                       take=(meld_rank, per_reading(summary_of(bare), chosen_values), lays))
         shown_wilds, shown_count = _wilds(take), len(with_cards)  # the same for each layout
         for chosen, melds, adds, laid, wilds in _laid(found, spots):

@@ -126,7 +126,7 @@ class Readings:
     """What the walk may leave out: compositions the engine's meld check refuses under every reading."""
 
     def __init__(self, ruled: list[Variant]):
-        self.ruled = [(r, Shape.of(r), known(r, "wild.twos")) for r in ruled]
+        self.ruled = [(r, Shape(r), known(r, "wild.twos")) for r in ruled]
         self.twos_natural = any(t is not True for _, _, t in self.ruled)
         self.twos_wild = any(t is not False for _, _, t in self.ruled)
         self.several = any(known(r, "meld.one_per_rank", None) is not True for r, _, _ in self.ruled)
@@ -135,19 +135,6 @@ class Readings:
                                for r, _, _ in self.ruled)
         sizes = [known(r, "black_three.meld_sizes", None) for r, _, _ in self.ruled]
         self.three_sizes = None if any(s is None for s in sizes) else {n for s in sizes for n in s}
-
-    @staticmethod
-    def of(rules: Variant, ruled: list[Variant]) -> "Readings":
-        """The readings of ``ruled`` (``rules`` under each reading the search tries), kept with ``rules``: the
-        same few lists serve every request under the variant. Held with the variants they stand for, which
-        ``rules`` itself keeps (:meth:`~adjudicator.variants.Variant.under_readings`)."""
-        key = ("option_readings", tuple(id(r) for r in ruled))
-        held = rules.cite_cache.get(key)
-        if isinstance(held, tuple) and len(held[0]) == len(ruled) and all(a is b for a, b in zip(held[0], ruled)):
-            return held[1]
-        made = Readings(ruled)
-        rules.cite_cache[key] = (tuple(ruled), made)
-        return made
 
     def fits(self, rank: str, naturals: int, jokers: int, twos: int, team) -> bool:
         """Whether ``naturals`` of ``rank`` with these wild cards (onto ``team``, a meld's cards, or a new

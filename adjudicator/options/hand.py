@@ -10,7 +10,7 @@ made per reading of the points the search depends on (whether twos are wild,
 
 from __future__ import annotations
 
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..model.cards import JOKER, RANKS, is_black_three, is_red_three, rank
@@ -20,17 +20,7 @@ from ..model.messages import msg
 from ..model.situation import Situation
 from ..variants import Variant
 
-# The parameters a meld's composition depends on (with which cards are wild).
-COMPOSITION = ("meld.min_cards", "meld.min_naturals", "meld.max_wilds", "meld.natural_majority",
-               "meld.naturals_per_wild", "meld.wild_only_allowed", "wild.jokers", "wild.twos")
 _SUBJECT = msg("subject.this_meld")
-# (composition values, n, w) -> passes. House rules set the composition values, so the keys are the
-# requests' to choose (about 86,000 combinations exist): a least-recently-used cache of at most
-# FITS_CACHE_SIZE entries (about 0.5 MB). The shipped variants and their readings need about 400;
-# one new house-rule combination adds 100-700 (issue 24).
-FITS_CACHE_SIZE = 4096
-_FITS: OrderedDict[tuple, bool] = OrderedDict()
-SHAPE_MEMO = 2048  # counts a variant's kept shape remembers at most (a 15-card hand's listing adds ~20)
 
 
 class Shape:
@@ -38,40 +28,16 @@ class Shape:
 
     def __init__(self, rules: Variant):
         self.rules = rules
-        self.key = tuple((rules.params[p].value, rules.params[p].settled) for p in COMPOSITION)
         self.wild_card = JOKER if known(rules, "wild.jokers") else ("2S" if known(rules, "wild.twos") else None)
         self._ranges: dict[tuple[int, int], range | None] = {}
         self.memo: dict[tuple, list] = {}  # the opening search's uses of a rank, by the rank's counts
-
-    @staticmethod
-    def of(rules: Variant) -> "Shape":
-        """The variant object's own shape, kept with it (its ``cite_cache``), so that the counts it has worked
-        out (:meth:`wild_range`, the opening search's ``memo``) serve every request under that variant -- each
-        bounded by what a deck can hold of a rank. A copy with house rules or under a reading has its own."""
-        held = rules.cite_cache.get("option_shape")
-        if not isinstance(held, Shape):
-            held = rules.cite_cache["option_shape"] = Shape(rules)
-        elif len(held.memo) > SHAPE_MEMO or len(held._ranges) > SHAPE_MEMO:  # odd tables only: start afresh
-            held.memo.clear()
-            held._ranges.clear()
-        return held
 
     def fits(self, n: int, w: int) -> bool:
         """Whether ``n`` naturals of one rank and ``w`` wild cards pass every composition check
         (a check the text leaves open counts as passing: the ruling says what is open)."""
         if w and self.wild_card is None:
             return False
-        key = (self.key, n, w)
-        hit = _FITS.get(key)
-        if hit is None:
-            judge = Judge(self.rules)
-            check_meld(judge, ["5S"] * n + [self.wild_card or JOKER] * w, _SUBJECT)
-            hit = _FITS[key] = all(f.passed is not False for f in judge.findings)
-            if len(_FITS) > FITS_CACHE_SIZE:
-                _FITS.popitem(last=False)  # the least recently used
-        else:
-            _FITS.move_to_end(key)
-        return hit
+        return self.rules.once(meld_fits, n, w, self.wild_card or JOKER)
 
     def wild_range(self, n: int, have: int) -> range | None:
         """The wild-card counts (up to ``have``) a meld of ``n`` naturals may hold, or None when none."""
@@ -80,6 +46,14 @@ class Shape:
             ok = [w for w in range(have + 1) if self.fits(n, w)]  # the hand's wild cards bound it
             self._ranges[key] = range(ok[0], ok[-1] + 1) if ok else None
         return self._ranges[key]
+
+
+def meld_fits(rules: Variant, n: int, w: int, wild: str) -> bool:
+    """Whether a meld of ``n`` naturals of one rank and ``w`` wild cards (``wild``) passes every composition check
+    of ``rules`` that the text settles: the engine's meld check, run once per variant and composition."""
+    judge = Judge(rules)
+    check_meld(judge, ["5S"] * n + [wild] * w, _SUBJECT)
+    return all(f.passed is not False for f in judge.findings)
 
 
 @dataclass(frozen=True)
@@ -164,7 +138,7 @@ def view(situation: Situation, rules: Variant, after_draw: bool) -> HandView:
             blacks.append(card)
         else:
             naturals.setdefault(rank(card), []).append(card)
-    out = HandView(rules, naturals, [], blacks, reds, [], usable, hand, Shape.of(rules))
+    out = HandView(rules, naturals, [], blacks, reds, [], usable, hand, Shape(rules))
     out.wilds = sorted(wilds, key=lambda c: (out.value(c), c))
     out.team = [_team_meld(rules, m) for m in situation.team.melds or ()]
     return out

@@ -26,7 +26,7 @@ from functools import partial
 from ..model.actions import Action
 from ..model.enums import ActionType
 from ..rules.engine import rule_checked
-from ..rules.table_check import check_table
+from ..rules.table_check import check_table, table_doubt
 from ..model.findings import LEGAL, UNDETERMINED, Ruling
 from ..rules.judge import wild_param
 from ..rules.melds import sure_rank
@@ -40,7 +40,7 @@ from .melds import meld_slots
 from .pile import take_slots
 from .slots import Slot, merge
 from .turn import discard_slots, draw_slots
-from ..rules.readings import MAX_POINTS, each_reading, readings_for
+from ..rules.readings import MAX_POINTS, TableDoubt, each_reading, readings_for
 from ..model.situation import NOT_GIVEN, Situation
 from ..variants import Variant
 
@@ -180,7 +180,7 @@ def legal_moves(situation: Situation, rules: Variant, only: str | None = None) -
     group is what it is in the whole listing (no group reads another's).
 
     A table that cannot happen is refused first, as :func:`~adjudicator.rules.engine.rule` refuses it."""
-    check_table(rules, situation, Action(ActionType.DRAW))  # an action that takes no card: the table's own facts
+    doubt = check_table(rules, situation, Action(ActionType.DRAW))  # an action that takes no card: the table's own
     if situation.drew == NOT_GIVEN:
         phases = [(BEFORE_DRAW, None, True), (AFTER_DRAW, "stock", True)]
     else:
@@ -188,12 +188,12 @@ def legal_moves(situation: Situation, rules: Variant, only: str | None = None) -
     groups: list[OptionGroup] = []
     for phase, drew, assumed in phases:
         sit = replace(situation, drew=drew) if assumed else situation
-        groups += _phase(sit, rules, phase, assumed, only)
+        groups += _phase(sit, rules, phase, assumed, table_doubt(rules, sit) if assumed else doubt, only)
     phase = phases[0][0] if len(phases) == 1 else UNKNOWN
     return Options(rules.id, phase, tuple(groups), team_requirement(situation, rules))
 
 
-def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool,
+def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool, doubt: TableDoubt | None,
            only: str | None = None) -> list[OptionGroup]:
     kinds = tuple(k for k in GROUPS[phase] if only in (None, k))
     if not kinds:
@@ -219,7 +219,6 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool,
             found, attempt = GENERATORS[kind](hand, situation)
             merge(slots[kind], found)
             attempts.setdefault(kind, attempt)
-    cache: dict[Action, Ruling] = {}
     memo: dict = {"chosen": [dict(values) for values, _ in chosen]}  # the complete walk's layouts, shared by the meld and go-out groups
     out = []
     for kind in kinds:
@@ -228,23 +227,23 @@ def _phase(situation: Situation, rules: Variant, phase: str, assumed: bool,
                                    (situation.base + HAND,)))
             continue
         out.append(_group(situation, rules, kind, phase, assumed, list(slots[kind].values()), attempts.get(kind),
-                          cache, readings, memo))
+                          doubt, readings, memo))
     return out
 
 
 def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed: bool, slots: list[Slot],
-           attempt: Action | None, cache: dict, readings: list[Variant], memo: dict) -> OptionGroup:
+           attempt: Action | None, doubt: TableDoubt | None, readings: list[Variant], memo: dict) -> OptionGroup:
     """The group's options: the search's own proposals first (the most useful moves, with stable keys),
     then every other distinct legal move the complete walk finds (:mod:`adjudicator.options_complete`)."""
     options: list[Option] = []
     seen: set[Action] = set()
     for slot in slots:
-        option = _decide(situation, rules, slot, cache)
+        option = _decide(situation, rules, slot, doubt)
         if option is not None and option.action not in seen:
             seen.add(option.action)
             options.append(option)
     options, more, whole = complete(situation, rules, kind, readings, options,
-                                    partial(_ruled_by, situation, rules, cache), memo)
+                                    partial(rule_checked, situation, rules=rules, doubt=doubt), doubt, memo)
     # partials, not closures: a listing keeps its maker, and a compiled closure and its environment would
     # hold each other (and the request's moves) in a reference cycle after the answer is sent
     listing = Listing(options, more, partial(_made, kind, not situation.team_has_opened()))
@@ -252,7 +251,7 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
     if not listing:
         attempt = attempt or (slots[0].candidates[0].action if slots and slots[0].candidates else None)
         if attempt is not None:
-            blocked = _ruled(situation, rules, attempt, cache)
+            blocked = rule_checked(situation, attempt, rules, doubt)
     possible = True if LEGAL in listing.verdicts else (None if listing else False)
     return OptionGroup(kind, phase, situation.drew, assumed, possible, listing, blocked,
                        msg(f"options.group.{kind}"), complete=whole)
@@ -265,16 +264,12 @@ def _made(kind: str, unopened: bool, c, ruling) -> Option:
                   _concealed(ruling) if kind == "go_out" else None)
 
 
-def _ruled_by(situation: Situation, rules: Variant, cache: dict, action: Action) -> Ruling:
-    return _ruled(situation, rules, action, cache)
-
-
-def _decide(situation: Situation, rules: Variant, slot: Slot, cache: dict) -> Option | None:
+def _decide(situation: Situation, rules: Variant, slot: Slot, doubt: TableDoubt | None) -> Option | None:
     """The slot's first candidate the engine finds legal, else its first undetermined one. Candidates whose
     cards the text leaves open (twos, where it does not say whether they are wild) are tried last."""
     fallback = None
     for candidate in sorted(slot.candidates, key=lambda c: _hangs_open(c.action, rules)):
-        ruling = _ruled(situation, rules, candidate.action, cache)
+        ruling = rule_checked(situation, candidate.action, rules, doubt)
         if ruling.verdict == LEGAL or (ruling.verdict == UNDETERMINED and fallback is None):
             option = Option(slot.key, slot.kind, candidate.way, candidate.message, candidate.action, ruling,
                             slot.rank, _cards(candidate.action), candidate.points, _concealed(ruling))
@@ -293,13 +288,6 @@ def _hangs_open(action: Action, rules: Variant) -> bool:
     """Whether the action uses a card whose wildness the text leaves open."""
     return any(name is not None and not rules.params[name].settled
                for name in map(wild_param, _cards(action)))
-
-
-def _ruled(situation: Situation, rules: Variant, action: Action, cache: dict) -> Ruling:
-    ruling = cache.get(action)
-    if ruling is None:
-        ruling = cache[action] = rule_checked(situation, action, rules)
-    return ruling
 
 
 def _points(ruling: Ruling) -> int | None:

@@ -10,18 +10,16 @@ comes to under each reading the search tries. Ruling it under each search readin
 instead cost one ruling per reading, most of them of parts that read none of the
 points (da-ludo: four readings, ~220 rulings per 15-card hand where ~60 do).
 
-The parts' rulings are also kept across requests (:func:`part_cache`, one per
-variant object, bounded by bytes). A meld's parts are made on a table that holds only the
-facts that change slowly in a round -- players, the turn, both teams' melds, the
-hand's size -- so the next turn of the same hand, a second page, or the other phase
-of an unsaid turn finds them. That table is exact by construction, not by convention
-(:class:`~adjudicator.model.situation.PartTable`): every other fact is withheld, so a
-check that reads one -- through the judge's ``need_*`` readers or directly -- finds it
-missing, and a direct read is also recorded, so the part's ruling is set aside whatever
-the check made of it; the move is then ruled whole on the real table
-(``tests/test_options_exact.py``: every option listed is what ``rule()`` gives its move). A take's parts (a team that has opened laying
-melds in the take) read the pile and the hand: they are made, and kept, on the real
-table.
+The parts' rulings are also kept across requests, by the variant object (:meth:`~adjudicator.variants.Variant.once`:
+bounded by bytes, a copy with house rules has its own). A meld's parts are made on a table that holds only the
+facts that change slowly in a round -- players, the turn, both teams' melds, the hand's size -- so the next turn
+of the same hand, a second page, or the other phase of an unsaid turn finds them. That table is exact by
+construction, not by convention (:class:`~adjudicator.model.situation.PartTable`): it is keyed by every fact it
+keeps, and every other fact is withheld, so a check that reads one -- through the judge's ``need_*`` readers or
+directly -- finds it missing, and a direct read is also recorded, so the part's ruling is set aside whatever the
+check made of it; the move is then ruled whole on the real table (``tests/test_options_exact.py``: every option
+listed is what ``rule()`` gives its move). A take's parts (a team that has opened laying melds in the take) read
+the pile and the hand: they are made, and kept, on the real table (keyed by all of it).
 """
 
 from __future__ import annotations
@@ -29,43 +27,18 @@ from __future__ import annotations
 from ..model.actions import Action
 from ..model.enums import ActionType
 from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
-from ..memo import Memo
 from ..model.situation import PartTable, Situation, part_table
-from ..rules.engine import rule_checked, rule_part
-from ..rules.table_check import table_doubt
+from ..rules.engine import rule_checked
+from ..rules.readings import TableDoubt
 from ..variants import Variant
 from .every import Hand, Place, build
-
-PART_BYTES = 4 * 1024 * 1024  # bytes of parts' rulings kept per variant object: a part ~1.5 KB, some 2,500 parts
-# (a 15-card hand has ~35 parts, a whole deck ~300)
-
-
-def new_part_cache(max_bytes: int = PART_BYTES) -> Memo:
-    """A part's ruling by its table and action, bounded by bytes (:class:`~adjudicator.memo.Memo`); looked up
-    through :meth:`~adjudicator.memo.Memo.recent`, so the parts of the hands in play are kept longest."""
-    return Memo("options.parts", max_bytes)
-
-
-def part_cache(rules: Variant) -> Memo:
-    """The variant object's own cache (its ``cite_cache`` holds it): a copy with house rules has its own."""
-    held = rules.cite_cache.get("option_parts")
-    if held is None:
-        held = rules.cite_cache["option_parts"] = new_part_cache()
-    return held
-
-
-def slow_facts(situation: Situation) -> PartTable:
-    """The table a part is ruled on: the situation's slow facts only (players, the turn, both teams' melds, the
-    hand's size for the cards a meld must leave); the facts that change every turn (hand, pile, stock, scores,
-    red threes) are withheld (:class:`~adjudicator.model.situation.PartTable`)."""
-    return part_table(situation)
 
 
 class Parts:
     """The parts of one request's meld moves, ruled once each, and the moves' verdicts from them, under each
     reading the search tries (``chosen``: the values each reading gives its points)."""
 
-    def __init__(self, situation: Situation, rules: Variant, chosen: list[dict], cache: Memo | None = None,
+    def __init__(self, situation: Situation, rules: Variant, chosen: list[dict], doubt: TableDoubt | None,
                  with_cards: tuple[str, ...] | None = None, take: tuple | None = None):
         # with_cards: the parts are of a take (the cards shown with the top card, then one rank's cards
         # laid), ruled on the real table -- a take reads the pile and the hand; else of a meld move.
@@ -75,16 +48,13 @@ class Parts:
         # what a rank's cards come to, ruled with one take the engine allows bare, serves every other take
         self.with_cards = with_cards
         self.meld_rank, self.bare, self.lays = take if take is not None else (None, None, None)
-        table = slow_facts(situation) if with_cards is None else situation
-        self.table: Situation = table
-        self.reads: list[str] | None = table.reads if isinstance(table, PartTable) else None  # withheld facts read
-        # the readings the real table cannot happen under (worked out on it, not on the part's table): a part
-        # is decided under the same readings as its whole move, and kept under them
-        self.doubt = table_doubt(rules, situation) if self.reads is not None else None
-        self.doubt_key = None if self.doubt is None else (self.doubt.points, self.doubt.excluded)
+        self.table: Situation = part_table(situation) if with_cards is None else situation
+        # the readings the real table cannot happen under (``doubt``, worked out on it, not on the part's table): a
+        # part is decided under the same readings as its whole move, and kept under them
+        self.points: tuple[str, ...] | None = None if doubt is None else doubt.points
+        self.excluded: frozenset | None = None if doubt is None else doubt.excluded
         self.rules = rules
         self.chosen = chosen
-        self.shared = part_cache(rules) if cache is None else cache
         # part (places, ids of their contents) -> its verdict per search reading: LEGAL, ILLEGAL or None (open)
         self.by_id: dict[tuple, tuple] = {}
         self.legal, self.illegal = (LEGAL,) * len(chosen), (ILLEGAL,) * len(chosen)  # shared: compared by identity
@@ -163,20 +133,21 @@ class Parts:
         return verdicts
 
     def ruling(self, action: Action) -> tuple:
-        """The part's verdict and its readings' ``(values, verdict)``, from the shared cache or the engine. A
-        ruling that read a withheld fact directly (past the judge's readers) is not the part's: it is open, and
-        the move is ruled whole on the real table."""
-        key = (self.table, action) if self.doubt_key is None else (self.table, action, self.doubt_key)
-        summary = self.shared.recent(key)
-        if summary is None:
-            reads = self.reads
-            before = 0 if reads is None else len(reads)
-            summary = summary_of(rule_checked(self.table, action, self.rules) if reads is None else
-                                 rule_part(self.table, action, self.rules, self.doubt))  # the real table was checked
-            if reads is not None and len(reads) > before:
-                summary = OPEN
-            self.shared[key] = summary
-        return summary
+        """The part's verdict and its readings' ``(values, verdict)``, worked out once per variant and table."""
+        return self.rules.once(part_ruling, self.table, action, self.points, self.excluded)
+
+
+def part_ruling(rules: Variant, table: Situation, action: Action, points: tuple[str, ...] | None,
+                excluded: frozenset | None) -> tuple:
+    """What the parts keep of ``action``'s ruling on ``table`` (:func:`summary_of`), decided under the readings
+    but those ``excluded`` of ``points`` (the real table's doubt: what the doubt says in words is no part of a
+    verdict). A ruling that read a withheld fact directly (past the judge's readers) is not the part's: it is
+    open, and the move is ruled whole on the real table."""
+    doubt = None if points is None else TableDoubt(points, (), excluded or frozenset())
+    reads = table.reads if isinstance(table, PartTable) else None
+    before = 0 if reads is None else len(reads)
+    summary = summary_of(rule_checked(table, action, rules, doubt))
+    return OPEN if reads is not None and len(reads) > before else summary
 
 
 OPEN: tuple = (UNDETERMINED, ())  # a part that cannot be decided on its table: its move is ruled whole

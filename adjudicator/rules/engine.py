@@ -26,7 +26,7 @@ from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, 
 from ..model.situation import Situation
 from ..turns import checkpoint
 from .table import Table, lay_all
-from .table_check import check_table, table_doubt
+from .table_check import check_table
 from .turn import check_draw, check_drew, first_round
 from ..variants import Variant
 
@@ -40,24 +40,16 @@ def rule(situation: Situation, action: Action, rules: Variant) -> Ruling:
     text leaves open, it is decided across the point's readings (:mod:`adjudicator.rules.readings`), and only
     under those the table can happen under.
     """
-    check_table(rules, situation, action)
-    return rule_checked(situation, action, rules)
+    return rule_checked(situation, action, rules, check_table(rules, situation, action))
 
 
-def rule_checked(situation: Situation, action: Action, rules: Variant) -> Ruling:
-    """:func:`rule` for a table already checked: the option search rules many actions of one table, each
-    built from the hand it checked. The readings its table cannot happen under are worked out once per
-    situation (:func:`~adjudicator.rules.table_check.table_doubt`), so every path decides alike."""
+def rule_checked(situation: Situation, action: Action, rules: Variant, doubt: TableDoubt | None) -> Ruling:
+    """:func:`rule` for a table already checked: ``doubt`` is what the check found (the readings its table cannot
+    happen under: :func:`~adjudicator.rules.table_check.check_table`, or
+    :func:`~adjudicator.rules.table_check.table_doubt`), worked out once for the many actions of one table the
+    option search rules -- and for a meld's parts, which it rules on a table that withholds most facts
+    (:class:`~adjudicator.model.situation.PartTable`), whose own doubt could not be worked out."""
     checkpoint()  # every ruling: where a long request (options, a comparison, a replay) lets others run
-    return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, table_doubt(rules, situation))
-
-
-def rule_part(situation: Situation, action: Action, rules: Variant, doubt: TableDoubt | None) -> Ruling:
-    """:func:`rule_checked` on a part of a table: the option search rules a meld's parts on a table that
-    withholds most facts (:class:`~adjudicator.model.situation.PartTable`), whose own doubt cannot be worked
-    out; ``doubt`` is the real table's (:func:`~adjudicator.rules.table_check.table_doubt`), so a part is
-    decided under the same readings as its whole move."""
-    checkpoint()
     return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, doubt)
 
 

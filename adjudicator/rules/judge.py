@@ -18,9 +18,9 @@ from typing import Any, Callable
 from ..model.cards import JOKER, RANKS, is_red_three
 from ..model.citations import Citation
 from ..model.enums import Verdict
-from ..model.findings import (ILLEGAL, LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Interpretation, Ruling, finding,
-                              ruling)
-from ..model.messages import Fact, Message, Param, message
+from ..model.frozen import FrozenDict
+from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Interpretation, Ruling
+from ..model.messages import Fact, Message, Param
 from ..model.rule_ids import RULES
 from ..model.situation import MissingFact
 from ..variants import Variant
@@ -82,7 +82,7 @@ class Check:
 
     def result(self, passed: bool | None, key: str, **args: Any) -> None:
         self.passed = passed
-        self.message = message(key, args)
+        self.message = Message(key, args)
 
     def __enter__(self) -> "Check":
         self.outer, self.judge._current = self.judge._current, self
@@ -215,14 +215,10 @@ class Judge:
     def _interpret(self, name: str) -> None:
         if name in self.interpretations:
             return
-        key = ("interpretation", name)
-        cached = self.rules.cite_cache.get(key)
-        if cached is None:
-            entry = self.rules.params[name]
-            cached = self.rules.cite_cache[key] = Interpretation(
-                name, entry.shown_status, entry.value, None if entry.house_rule else entry.note,
-                () if entry.house_rule else entry.citations, notes=() if entry.house_rule else entry.notes)
-        self.interpretations[name] = cached
+        entry = self.rules.params[name]
+        self.interpretations[name] = Interpretation(
+            name, entry.shown_status, entry.value, None if entry.house_rule else entry.note,
+            () if entry.house_rule else entry.citations, notes=() if entry.house_rule else entry.notes)
 
     def wild(self, card: str) -> bool:
         """Whether ``card`` is wild in this variant (may raise NotStated for twos)."""
@@ -247,24 +243,15 @@ class Judge:
     def _record(self, check: Check, message: Message, open_on: tuple, missing: tuple) -> None:
         if check.passed is True and check.params and not self.passed_kept:
             return  # its parameters' interpretations are recorded as read; a passed finding is all it would add
-        names = tuple(check.params) or RULES[check.id]
-        # whether the check read its parameters is part of the key: a check that read none lists the catalogue's
-        # parameters' interpretations (``unread``), one that read the same names does not -- keyed alike, the
-        # first of the two to come decided for the other, and an answer hung on what was asked before it
-        key = (check.id, names, check.deciding, check.tags, self.players, not check.params)
-        cache = self.rules.cite_cache
-        hit = cache.get(key)
-        if hit is None:  # worked out once per variant for each way a check can read
-            # the rule's own parameters decide it, unless the check named others first
-            deciding = check.deciding + tuple(n for n in RULES[check.id] if n in names and n not in check.deciding)
-            unread = tuple(n for n in names if not check.params and (
-                self.rules.params[n].source != "document" or self.rules.params[n].status != "stated"))
-            hit = cache[key] = (*self.citations(names, deciding, check.tags), unread)
-        citations, house, unread = hit
+        read = tuple(check.params)
+        # worked out once per variant for each way a check can read (what it is given is its key)
+        citations, house, unread = self.rules.once(check_sources, check.id, read, check.deciding, check.tags,
+                                                   self.players)
         for name in unread:  # the catalogue's parameters of a check that read none: their interpretations too
             self._interpret(name)
         passed = check.passed
-        self.findings.append(finding(check.id, passed, message, names, citations, house, open_on, missing))
+        self.findings.append(Finding(check.id, passed, message, read or RULES[check.id], citations, house, open_on,
+                                     missing))
         if self.grounds is not None:
             self.grounds.append(check.unsure)
         if passed is not True:
@@ -282,14 +269,7 @@ class Judge:
         player count, another band) is left out. A house-ruled parameter cites the
         players' agreement, not the document.
         """
-        key = (names, deciding, tags, self.players)
-        cache = self.rules.cite_cache
-        hit = cache.get(key)
-        if hit is None:
-            context = tags | ({f"players:{self.players}"} if self.players is not None else set())
-            ordered = tuple(dict.fromkeys(deciding + names))
-            hit = cache[key] = cited(self.rules, ordered, frozenset(context))
-        return hit
+        return self.rules.once(cited_in_case, tuple(dict.fromkeys(deciding + names)), tags, self.players)
 
     # --- result ------------------------------------------------------------------------------
     def stopped_short(self) -> None:
@@ -305,10 +285,10 @@ class Judge:
 
     def ruling(self, action: str) -> Ruling:
         verdict = self.verdict()
-        return ruling(self.rules.id, action, verdict, tuple(self.findings), tuple(self.interpretations.values()),
+        return Ruling(self.rules.id, action, verdict, tuple(self.findings), tuple(self.interpretations.values()),
                       tuple(self.missing), tuple(self.not_stated),
-                      tuple(self.consequences) if verdict != ILLEGAL else (), dict(self.skipped), tuple(self.two_way),
-                      self.rules.ref)
+                      tuple(self.consequences) if verdict != ILLEGAL else (), FrozenDict(self.skipped),
+                      tuple(self.two_way), variant_ref=self.rules.ref)
 
 
 def cited(rules: Variant, names, context: frozenset = frozenset()) -> tuple[tuple, tuple]:
@@ -331,14 +311,22 @@ def cited(rules: Variant, names, context: frozenset = frozenset()) -> tuple[tupl
     return tuple(citations), tuple(house)
 
 
-def cited_once(rules: Variant, names: tuple[str, ...]) -> tuple[Citation, ...]:
-    """The citations behind ``names`` (:func:`cited`), made once per variant (its ``cite_cache``) and set of
-    names: the open points of a ruling decided across readings, the parameters of a comparison's difference."""
-    key = ("cited", names)
-    hit = rules.cite_cache.get(key)
-    if hit is None:
-        hit = rules.cite_cache[key] = cited(rules, names)[0]
-    return hit
+def cited_in_case(rules: Variant, names: tuple[str, ...], tags: frozenset, players: int | None) -> tuple[tuple, tuple]:
+    """:func:`cited` for the case ``tags`` names at a table of ``players`` (None: not given)."""
+    context = tags | ({f"players:{players}"} if players is not None else set())
+    return cited(rules, names, frozenset(context))
+
+
+def check_sources(rules: Variant, rule_id: str, read: tuple[str, ...], deciding: tuple[str, ...], tags: frozenset,
+                  players: int | None) -> tuple[tuple, tuple, tuple]:
+    """What a check's finding cites: ``(citations, house rules, unread)``. ``read`` are the parameters the check
+    read (none: the rule's own, from the catalogue, whose interpretations are then listed: ``unread``);
+    ``deciding`` those it named as deciding it, quoted first, then the rule's own among those read."""
+    names = read or RULES[rule_id]
+    deciding = deciding + tuple(n for n in RULES[rule_id] if n in names and n not in deciding)
+    unread = () if read else tuple(n for n in names if rules.params[n].source != "document"
+                                   or rules.params[n].status != "stated")
+    return (*cited_in_case(rules, tuple(dict.fromkeys(deciding + names)), tags, players), unread)
 
 
 def _already_quoted(c, quoted) -> bool:

@@ -39,14 +39,11 @@ from .judge import Judge, NotStated
 from .melds import canastas, check_meld, natural_rank, sure_rank
 from ..model.messages import Card, Cards, Items, Message, Param, ParamValue, Rank, msg
 from .opening import requirement
-from .readings import readings_for
 from ..model.parameters import band_for
 from ..model.situation import Side, Situation
 from ..variants import Variant
 
 SIDES = (("team", "subject.our_meld"), ("opponents", "subject.their_meld"))
-_NOT_WORKED_OUT = object()  # a cache entry not made yet (None is an answer: no deal to go by)
-MAX_KNOWN_MELDS = 4096  # melds a variant remembers as possible (cleared when full: a client may send many)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +63,7 @@ class Probe:
 
     __slots__ = ("faults", "touched", "points")
 
-    def __init__(self, points: frozenset) -> None:
+    def __init__(self, points: dict) -> None:
         self.faults: list[Fault] = []
         self.touched: dict[str, None] = {}
         self.points = points
@@ -133,16 +130,10 @@ def probe(rules: Variant, sit: Situation) -> Probe:
     return out
 
 
-def open_points(rules: Variant) -> frozenset:
-    """The parameters that can be tried reading by reading under ``rules`` (:func:`readings_for`), worked out once
-    per variant (and per copy with house rules or readings)."""
-    hit = rules.cite_cache.get(_OPEN_POINTS)
-    if hit is None:
-        hit = rules.cite_cache[_OPEN_POINTS] = frozenset(n for n in rules.params if readings_for(rules, n))
-    return hit
-
-
-_OPEN_POINTS = "open points"
+def open_points(rules: Variant) -> dict:
+    """The parameters that can be tried reading by reading under ``rules``, with their values (made with the
+    variant)."""
+    return rules.point_values
 
 
 def _check(rules: Variant, sit: Situation, at: str, out: Probe, run) -> None:
@@ -192,15 +183,12 @@ def _stock_fits(rules: Variant, sit: Situation, count: int) -> bool:
     entry = rules.params["deal.cards"]
     if not entry.settled:
         return True
-    key = ("most_dealt", sit.players)  # per variant (and house rules: their copy has its own cache)
-    most = rules.cite_cache.get(key, _NOT_WORKED_OUT)
-    if most is _NOT_WORKED_OUT:
-        counts = [sit.players] if sit.players is not None else rules.value("players.supported")
-        deals = [entry.value, *(entry.readings if entry.source == "document" else ())]
-        # the limit each deal sets is its smallest over the player counts; the deals' largest of those is the
-        # deal that leaves the fewest cards, under which the stock must fit for no reading to rule it out
-        least = [min((p * deal[p] for p in counts if p in deal), default=None) for deal in deals]
-        most = rules.cite_cache[key] = None if None in least else max(x for x in least if x is not None)
+    counts = [sit.players] if sit.players is not None else rules.value("players.supported")
+    deals = [entry.value, *(entry.readings if entry.source == "document" else ())]
+    # the limit each deal sets is its smallest over the player counts; the deals' largest of those is the
+    # deal that leaves the fewest cards, under which the stock must fit for no reading to rule it out
+    least = [min((p * deal[p] for p in counts if p in deal), default=None) for deal in deals]
+    most = None if None in least else max(x for x in least if x is not None)
     size = rules.deck_size
     return most is None or count <= min(size - most - _upcards(sit), size - _shown(sit))
 
@@ -246,12 +234,8 @@ class _Stock:
 def _check_melds(rules: Variant, sit: Situation, melds: tuple[tuple[str, ...], ...], score: int | None, at: str,
                  subject_key: str, out: Probe) -> None:
     clean = True
-    # melds found possible, per variant, with the parameters their checks read that the text does not state
-    known = rules.cite_cache.setdefault("possible_melds", {})
-    if len(known) > MAX_KNOWN_MELDS:
-        known.clear()
     for j, meld in enumerate(melds):
-        read = known.get(meld)
+        read = rules.once(possible_meld, meld)  # a meld the variant allows: the open points its checks read
         if read is not None:
             for name in read:
                 out.touched[name] = None
@@ -259,12 +243,8 @@ def _check_melds(rules: Variant, sit: Situation, melds: tuple[tuple[str, ...], .
         judge = Judge(rules, sit.players)
         judge.grounds = []
         check_meld(judge, list(meld), msg(subject_key, index=j + 1, cards=Cards(tuple(meld))), going_out=False)
-        before = len(out.faults)
         out.collect(judge, f"{at}/melds/{j}")
-        if len(out.faults) > before or judge.not_stated:
-            clean = False
-        else:
-            known[meld] = tuple(n for n in judge.unsure_read if n in out.points)
+        clean = False
     if not clean:
         return
     if len(melds) > 1:
@@ -273,6 +253,18 @@ def _check_melds(rules: Variant, sit: Situation, melds: tuple[tuple[str, ...], .
             _check(rules, sit, f"{at}/melds", out, _OnePerRank(melds, subject_key))
     if score is not None and score >= 0 and _band_may_need_canasta(rules, melds, score):
         _check(rules, sit, f"{at}/melds", out, _BandCanasta(melds, score, subject_key))
+
+
+def possible_meld(rules: Variant, meld: tuple[str, ...]) -> tuple[str, ...] | None:
+    """For a meld every check of ``rules`` allows, the points the text leaves open that its checks read (they may
+    rule it in or out under another reading); None for a meld a check refuses or cannot decide (its faults are
+    collected by a judge of the table's own)."""
+    judge = Judge(rules)
+    judge.grounds = []
+    check_meld(judge, list(meld), msg("subject.our_meld", index=1, cards=Cards(tuple(meld))), going_out=False)
+    if judge.not_stated or any(f.passed is not True for f in judge.findings):
+        return None
+    return tuple(n for n in judge.unsure_read if n in rules.point_values)
 
 
 def _band_may_need_canasta(rules: Variant, melds: tuple[tuple[str, ...], ...], score: int) -> bool:

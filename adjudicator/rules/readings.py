@@ -25,16 +25,14 @@ finding ``table.possible`` in words, first among its findings).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 from typing import Callable
 
-from ..model.findings import ILLEGAL, UNDETERMINED, CannotHappen, Finding, Ruling, reading, ruling
-from ..model.findings import finding as made_finding
-from .judge import cited_once
+from ..model.findings import ILLEGAL, UNDETERMINED, CannotHappen, Finding, Reading, Ruling
+from .judge import cited
 from ..words.clauses import reading_message
 from ..model.messages import Items, Message, Param, msg
-from ..model.parameters import BY_NAME, readings_of
 from ..variants import Variant
 
 MAX_POINTS = 3  # open points tried together: at most 2 x 2 x 2 rulings for three true/false points
@@ -67,12 +65,9 @@ def reading_key(chosen: tuple) -> tuple:
 
 
 def readings_for(rules: Variant, name: str) -> tuple:
-    """The values an open point can take (empty: it is settled, or cannot be tried one by one)."""
-    entry = rules.params[name]
-    if entry.source != "document":
-        return ()
-    values = entry.readings or (readings_of(BY_NAME[name]) if entry.status == "not_stated" else ())
-    return values if len(values) > 1 else ()  # a single choice is no choice: it would settle the point
+    """The values an open point can take (empty: it is settled, or cannot be tried one by one): made with the
+    variant (:attr:`~adjudicator.variants.Variant.point_values`)."""
+    return rules.point_values.get(name, ())
 
 
 def each_reading(rules: Variant, points: list[str]):
@@ -105,20 +100,8 @@ def _across(run: Callable[[Variant], Ruling], rules: Variant, first: Ruling) -> 
     points = _open_points(first, rules, [])[:MAX_POINTS]
     if not points:
         return first
-    while True:
-        runs: list[tuple[tuple, Ruling]] = []
-        tries = _tries(rules, points)
-        for chosen, read, as_written in tries.each:
-            # the document's own reading of a two-way text is the ruling already made
-            runs.append((chosen, first if as_written else run(read)))
-        more: list[str] = []
-        for _, ruling in runs:
-            if ruling.not_stated or ruling.two_way:
-                more += _open_points(ruling, rules, points + more)
-        if not more or len(points) >= MAX_POINTS:
-            break
-        points += more[:MAX_POINTS - len(points)]
-    return _merge(first, points, runs, rules, tries.words, tries.points, tries.values)
+    runs = _runs(run, rules, first, points)
+    return _merge(first, points, runs, rules)
 
 
 def _with_table(run: Callable[[Variant], Ruling], rules: Variant, first: Ruling, table: TableDoubt) -> Ruling:
@@ -128,26 +111,35 @@ def _with_table(run: Callable[[Variant], Ruling], rules: Variant, first: Ruling,
         return _told(_across(run, rules, first), rules, table)
     points = list(table.points)
     points += [p for p in _open_points(first, rules, points)][:max(0, MAX_POINTS - len(points))]
+    kept = _runs(run, rules, first, points, table)
+    if len(kept) == 1:  # one reading allows the table: the ruling under it is the ruling
+        return _told(kept[0][1], rules, table)
+    return _told(_merge(first, points, kept, rules), rules, table)
+
+
+def _runs(run: Callable[[Variant], Ruling], rules: Variant, first: Ruling, points: list[str],
+          table: TableDoubt | None = None) -> list[tuple[tuple, Ruling]]:
+    """The ruling under each reading of ``points`` (those the table cannot happen under left out), the points
+    growing by the open points those rulings meet, up to :data:`MAX_POINTS`."""
     while True:
-        tries = _tries(rules, points)
-        kept: list[tuple[tuple, Ruling]] = []
-        said: list[Message] = []
-        for (chosen, read, as_written), words in zip(tries.each, tries.words):
-            if table.excludes(chosen):
+        runs: list[tuple[tuple, Ruling]] = []
+        for chosen, read in each_reading(rules, points):
+            if table is not None and table.excludes(chosen):
                 continue
-            kept.append((chosen, first if as_written else run(read)))
-            said.append(words)
+            # the document's own reading of a two-way text is the ruling already made
+            runs.append((chosen, first if _as_written(rules, chosen) else run(read)))
         more: list[str] = []
-        for _, ruling in kept:
+        for _, ruling in runs:
             if ruling.not_stated or ruling.two_way:
                 more += _open_points(ruling, rules, points + more)
         if not more or len(points) >= MAX_POINTS:
-            break
+            return runs
         points += more[:MAX_POINTS - len(points)]
-    if len(kept) == 1:  # one reading allows the table: the ruling under it is the ruling
-        return _told(kept[0][1], rules, table)
-    merged = _merge(first, points, kept, rules, said, tries.points, tries.values)
-    return _told(merged, rules, table)
+
+
+def _as_written(rules: Variant, chosen: tuple) -> bool:
+    """Whether a reading is the document's own (each point read two ways, with the value the file gives it)."""
+    return all(rules.params[p].status != "not_stated" and rules.params[p].value == v for p, v in chosen)
 
 
 def _told(ruled: Ruling, rules: Variant, table: TableDoubt) -> Ruling:
@@ -160,57 +152,28 @@ def _told(ruled: Ruling, rules: Variant, table: TableDoubt) -> Ruling:
             if failed.message not in said:  # messages compare by value (they do not hash)
                 said.append(failed.message)
         why = Items(tuple(said), " ")
-        parts.append(msg("table.cannot_happen_under", reading=_reading_message(rules, cannot.values), why=why))
+        parts.append(msg("table.cannot_happen_under", reading=reading_message(cannot.values), why=why))
         names += [p for p, _ in cannot.values]
     key = "table.possible_under" if table.points else "table.possible_as_given"
     params = tuple(dict.fromkeys(names))
-    told = made_finding("table.possible", True, msg(key, readings=Items(tuple(parts), " ")), params,
-                        cited_once(rules, params))
-    return ruling(ruled.variant, ruled.action, ruled.verdict, (told, *ruled.findings), ruled.interpretations,
-                  ruled.missing, ruled.not_stated, ruled.consequences, ruled.skipped, ruled.two_way,
-                  ruled.variant_ref, ruled.readings, ruled.across, ruled.open_points, table.cannot)
+    told = Finding("table.possible", True, msg(key, readings=Items(tuple(parts), " ")), params,
+                   cited(rules, params)[0])
+    return replace(ruled, findings=(told, *ruled.findings), cannot_happen=table.cannot)
 
 
-class Tries:
-    """What every ruling decided across one set of open points under one variant asks again, made once per
-    variant and set of points (kept in its ``cite_cache``, like the readings' own copies of the variant,
-    :meth:`~adjudicator.variants.Variant.under_readings`): each reading (:func:`each_reading`) with its copy of
-    the variant and whether it is the document's own (then the ruling already made is that reading's), each
-    reading in words, the points in words, and the values each point can take."""
-
-    def __init__(self, rules: Variant, points: list[str]) -> None:
-        self.each: list[tuple[tuple, Variant, bool]] = [
-            (chosen, read, all(rules.params[p].status != "not_stated" and rules.params[p].value == v
-                               for p, v in chosen))
-            for chosen, read in each_reading(rules, points)]
-        self.words: list[Message] = [_reading_message(rules, chosen) for chosen, _, _ in self.each]
-        self.points = Items(tuple(Param(p) for p in points), " & ")
-        self.values = tuple((p, readings_for(rules, p)) for p in points)
-
-
-def _tries(rules: Variant, points: list[str]) -> Tries:
-    key = ("tries", tuple(points))
-    hit = rules.cite_cache.get(key)
-    if hit is None:
-        hit = rules.cite_cache[key] = Tries(rules, points)
-    return hit
-
-
-def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], rules: Variant,
-           said: list[Message], point_words: Items, values: tuple) -> Ruling:
-    """The runs' rulings as one; ``said`` is each run's reading in words, ``point_words`` the points tried in
-    words and ``values`` the values each point can take."""
+def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], rules: Variant) -> Ruling:
+    """The runs' rulings as one: each reading in words, the findings matched across them."""
     verdict = runs[0][1].verdict
     for _, r in runs:
         if r.verdict != verdict:
             verdict = UNDETERMINED  # the readings disagree
             break
-    readings = tuple(reading(values, r.verdict, tuple(f.message for f in r.deciding())) for values, r in runs)
-    findings = _findings(points, runs, said, point_words)
+    readings = tuple(Reading(values, r.verdict, tuple(f.message for f in r.deciding())) for values, r in runs)
+    said = [reading_message(values) for values, _ in runs]
+    findings = _findings(points, runs, said, Items(tuple(Param(p) for p in points), " & "))
     if verdict == UNDETERMINED:  # what the text leaves open decides: its words come first
-        about_points = cited_once(rules, tuple(points))  # the open points' own words
-        findings = tuple(made_finding(f.rule, f.passed, f.message, f.parameters,
-                                 tuple(dict.fromkeys(about_points + f.citations)), f.house_rules, f.open_on, f.missing)
+        about_points = cited(rules, tuple(points))[0]  # the open points' own words
+        findings = tuple(replace(f, citations=tuple(dict.fromkeys(about_points + f.citations)))
                          if f.passed is None and f.open_on == tuple(points) else f for f in findings)
     interpretations = {i.parameter: i for i in first.interpretations}
     missing = list(first.missing)
@@ -223,22 +186,11 @@ def _merge(first: Ruling, points: list[str], runs: list[tuple[tuple, Ruling]], r
             missing += [m for m in r.missing if m not in missing]
             not_stated += [n for n in r.not_stated if n not in not_stated]
         consequences += [c for c in r.consequences if c not in consequences]
-    return ruling(first.variant, first.action, verdict, findings, tuple(interpretations.values()), tuple(missing),
-                  tuple(dict.fromkeys([*points, *not_stated])),
-                  tuple(consequences) if verdict != ILLEGAL else (), first.skipped, first.two_way, first.variant_ref,
-                  readings, tuple(points) if verdict != UNDETERMINED else (),
-                  values)
-
-
-def _reading_message(rules: Variant, values: tuple) -> Message:
-    """One reading in words, made once per variant for each reading (a message is never changed once made;
-    keyed by each value's repr, as :meth:`~adjudicator.variants.Variant.under_readings` is: ``True`` is not
-    ``1``)."""
-    key = ("reading words", tuple((name, repr(value)) for name, value in values))
-    hit = rules.cite_cache.get(key)
-    if hit is None:
-        hit = rules.cite_cache[key] = reading_message(values)
-    return hit
+    return replace(first, verdict=verdict, findings=findings, interpretations=tuple(interpretations.values()),
+                   missing=tuple(missing), not_stated=tuple(dict.fromkeys([*points, *not_stated])),
+                   consequences=tuple(consequences) if verdict != ILLEGAL else (), readings=readings,
+                   across=tuple(points) if verdict != UNDETERMINED else (),
+                   open_points=tuple((p, readings_for(rules, p)) for p in points))
 
 
 def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], said: list[Message],
@@ -271,7 +223,7 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], said: list[Me
         same = True  # every present finding equal to the first present
         for f in found:
             if f is not None:
-                if present and same and not _same(f, present[0]):
+                if present and same and f != present[0]:
                     same = False
                 present.append(f)
         base = present[0]
@@ -281,9 +233,7 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], said: list[Me
                 out.append(base)
                 continue
             open_on = _without(base.open_on, points)
-            out.append(base if open_on == base.open_on else made_finding(
-                base.rule, base.passed, base.message, base.parameters, base.citations, base.house_rules, open_on,
-                base.missing))
+            out.append(base if open_on == base.open_on else replace(base, open_on=open_on))
             continue
         outcomes = {f.passed for f in present}
         citations = _union([f.citations for f in present])
@@ -291,41 +241,19 @@ def _findings(points: list[str], runs: list[tuple[tuple, Ruling]], said: list[Me
         house = _union([f.house_rules for f in present])
         missing = _union([f.missing for f in present])
         if len(outcomes) == 1 and (len(present) == count or outcomes == {True}):
-            if len(present) == count and _same_messages(present):
+            if len(present) == count and all(f.message == base.message for f in present):
                 message = base.message
             else:
                 message = msg("reading.whichever", points=point_words, readings=_each(said, found))
             opened: list[str] = []
             for f in present:
                 opened += f.open_on
-            out.append(made_finding(base.rule, base.passed, message, parameters, citations, house,
-                                    _without(tuple(opened), points), missing))
+            out.append(Finding(base.rule, base.passed, message, parameters, citations, house,
+                               _without(tuple(opened), points), missing))
         else:
-            out.append(made_finding(key[0], None, msg("reading.depends", points=point_words, readings=_each(said, found)),
-                                    parameters, citations, house, tuple(points), missing))
+            out.append(Finding(key[0], None, msg("reading.depends", points=point_words, readings=_each(said, found)),
+                               parameters, citations, house, tuple(points), missing))
     return tuple(out)
-
-
-def _same(a: Finding, b: Finding) -> bool:
-    """``a == b`` (a finding's dataclass equality, field by field), the cheap fields first."""
-    if a is b:
-        return True
-    if a.rule != b.rule or a.passed != b.passed or a.open_on != b.open_on or a.missing != b.missing:
-        return False
-    if a.parameters != b.parameters or a.citations != b.citations or a.house_rules != b.house_rules:
-        return False
-    m, n = a.message, b.message
-    return m is n or (m.key == n.key and m.args == n.args)
-
-
-def _same_messages(findings: list[Finding]) -> bool:
-    """Whether every finding says the same (their messages equal)."""
-    first = findings[0].message
-    for f in findings:
-        m = f.message
-        if m is not first and not (m.key == first.key and m.args == first.args):
-            return False
-    return True
 
 
 def _without(names: tuple, points: list[str]) -> tuple:
@@ -354,13 +282,7 @@ def _subject_number(subject, numbers: dict) -> int | None:
     """The number of what ``subject`` says among ``numbers`` (None: a subject that is no message)."""
     if not isinstance(subject, Message):
         return None
-    return numbers.setdefault(_comparable(subject), len(numbers))
-
-
-def _comparable(message: Message):
-    """A message as a hashable value: its key and its arguments (card, cards, rank and number arguments)."""
-    return (message.key, tuple((name, _comparable(arg) if isinstance(arg, Message) else arg)
-                               for name, arg in message.args.items()))
+    return numbers.setdefault(subject, len(numbers))
 
 
 def _each(readings: list[Message], found) -> Items:

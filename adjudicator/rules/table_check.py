@@ -37,9 +37,6 @@ from .possible import Fault, probe, rule_failed
 from .readings import MAX_POINTS, TableDoubt, each_reading, reading_key
 from ..words.clauses import reading_message
 
-MAX_DOUBTS = 256  # situations a variant remembers the table assessment of (by identity), cleared when full
-
-
 @dataclass(frozen=True)
 class Assessment:
     """What the table's rules say of a situation: the issues that refuse it (a stated rule rules it out, or
@@ -128,26 +125,9 @@ def refused_every_way(rules: Variant, tried: list[tuple[tuple, list[Fault], list
 
 def table_doubt(rules: Variant, situation: Situation) -> TableDoubt | None:
     """The readings under which ``situation``'s table cannot happen (None: none does), for a table already
-    checked: worked out once per situation object (a listing rules hundreds of actions of one table), kept by
-    the variant. A table the rules refuse outright is the caller's to refuse; here it is ruled as given."""
-    cache = rules.cite_cache.get(_DOUBTS)
-    if cache is None:
-        cache = rules.cite_cache[_DOUBTS] = {}
-    hit = cache.get(id(situation))
-    if hit is not None and hit[0] is situation:
-        return hit[1]
-    doubt = assess(rules, situation).doubt
-    _remember(cache, situation, doubt)
-    return doubt
-
-
-_DOUBTS = "table doubts"
-
-
-def _remember(cache: dict, situation: Situation, doubt: TableDoubt | None) -> None:
-    if len(cache) >= MAX_DOUBTS:
-        cache.clear()
-    cache[id(situation)] = (situation, doubt)  # the situation kept with it: its id is not reused meanwhile
+    checked (:func:`check_table` returns the same). A table the rules refuse outright is the caller's to refuse;
+    here it is ruled as given."""
+    return assess(rules, situation).doubt
 
 
 def table_problems(situation: Situation, rules: Variant, action: Action | None = None) -> tuple[Issue, ...]:
@@ -216,7 +196,7 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> TableDoubt | Non
     """Refuse a situation and action that cannot happen together under the variant (the one table check:
     :func:`adjudicator.rules.engine.rule` and :func:`adjudicator.options.legal_moves` apply it, and so every
     path: the web layer, batches, compare, the library). A table only some readings rule out is not refused:
-    those readings are returned (and kept for :func:`table_doubt`)."""
+    those readings are returned: the ruling is decided under the others (:func:`adjudicator.rules.engine.rule_checked`)."""
     _check_in_hand(act, sit.hand, sit.pile)
     base = sit.base
     extra = [(c, "/action") for c in act.hand_cards()] if sit.hand is None else []
@@ -259,10 +239,6 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> TableDoubt | Non
     assessed = assess(rules, sit)  # what the variant's own rules say can lie on a table
     if assessed.refused:
         raise ImpossibleInput(list(assessed.refused))
-    cache = rules.cite_cache.get(_DOUBTS)
-    if cache is None:
-        cache = rules.cite_cache[_DOUBTS] = {}
-    _remember(cache, sit, assessed.doubt)
     return assessed.doubt
 
 

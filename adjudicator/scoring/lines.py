@@ -96,17 +96,10 @@ def _table_and_hand(reader: Reader, team: TeamRound) -> tuple[_Table, _Line]:
     return table, _Line("hand", count, -value if negative else value, ["score.hand_negative", *params])
 
 
-# A card's (value, parameter) where the document states its value outright, per variant object (its
-# ``cite_cache``): reading such a value records nothing, so one look-up stands for the read.
-_PRICES = "score.card_prices"
-
-
 def _price(reader: Reader, team: TeamRound) -> tuple[list[int], list[str], int, list[str]]:
     """The card values of each meld and of the hand, and the value parameters each rests on (once each);
     RuleNotStated naming every card whose value the text leaves open (a card's pointer is made only then)."""
-    prices: dict[str, tuple[int, str | None]] | None = reader.rules.cite_cache.get(_PRICES)
-    if prices is None:
-        prices = reader.rules.cite_cache[_PRICES] = {}
+    prices: dict[str, tuple[int, str | None]] = {}  # a card's (value, parameter) where the text states it: once
     needs: list[tuple[str, str, Message | None]] = []
     meld_params: dict[str, None] = {}
     meld_values = [_priced(reader, prices, meld, needs, meld_params, team.pointer, "melds", j)

@@ -24,19 +24,9 @@ def catalogue_order(names) -> list[str]:
     return sorted(dict.fromkeys(names), key=lambda n: ORDER.get(n, len(ORDER)))
 
 
-_ORDERED: dict[tuple, tuple[str, ...]] = {}  # names as a line lists them -> in catalogue order, once each
-_ORDERED_MAX = 4096
-
-
 def ordered(names) -> tuple[str, ...]:
-    """:func:`catalogue_order` as a tuple, sorted once per list of names: every round's lines name the same few."""
-    key = tuple(names)
-    hit = _ORDERED.get(key)
-    if hit is None:
-        if len(_ORDERED) >= _ORDERED_MAX:
-            _ORDERED.clear()
-        hit = _ORDERED[key] = tuple(catalogue_order(key))
-    return hit
+    """:func:`catalogue_order` as a tuple."""
+    return tuple(catalogue_order(names))
 
 
 class Reader:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import gettext
 import re
-import sys
 import string
 from functools import lru_cache
 from pathlib import Path
@@ -29,7 +28,8 @@ from babel.numbers import format_decimal
 from .catalogue import ENGLISH
 from .catalogue_params import PARAMS
 from ..model.findings import ILLEGAL, LEGAL, Ruling
-from ..memo import Memo, frozen, keep, size_of
+from ..memo import Memo
+from ..model.frozen import FrozenDict, FrozenList, frozen
 from ..model.messages import (Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word, code_of,
                               msg)
 from ..model.requirement import Requirement
@@ -110,9 +110,9 @@ def summary(ruling: Ruling, lang: str = DEFAULT_LANGUAGE) -> str:
         each = Items(tuple(msg("reading.verdict", reading=reading_message(r.values), verdict=Word(r.verdict))
                            for r in ruling.readings))
         if ruling.across:
-            return render(msg("summary.across", summary=_plain(ruling, variant, lang), readings=each), lang)
+            return said(msg("summary.across", summary=_plain(ruling, variant, lang), readings=each), lang)
         if not ruling.missing:
-            return render(msg("summary.depends", variant=variant, action=msg(f"action.{ruling.action}"),
+            return said(msg("summary.depends", variant=variant, action=msg(f"action.{ruling.action}"),
                               points=points, readings=each), lang)
     return _plain(ruling, variant, lang)
 
@@ -124,25 +124,25 @@ def _variant_ref(ruling: Ruling) -> Any:
 def _plain(ruling: Ruling, variant, lang: str) -> str:
     action = msg(f"action.{ruling.action}")
     if ruling.verdict == LEGAL:
-        return render(msg("summary.legal", variant=variant, action=action), lang)
+        return said(msg("summary.legal", variant=variant, action=action), lang)
     if ruling.verdict == ILLEGAL:
         failed = [f.message for f in ruling.findings if f.passed is False]
         if not failed:  # decided across readings: what fails under each
             failed = [m for r in ruling.readings for m in r.messages]
-        reasons = " ".join(dict.fromkeys(sentence(render(m, lang)) for m in failed))
-        return render(msg("summary.illegal", variant=variant, reasons=reasons), lang)
+        reasons = " ".join(dict.fromkeys(sentence(said(m, lang)) for m in failed))
+        return said(msg("summary.illegal", variant=variant, reasons=reasons), lang)
     parts = []
     if ruling.missing:
         parts.append(msg("summary.lacks", facts=Items(tuple(Fact(p) for p in ruling.missing), ", ")))
     if ruling.not_stated:
         parts.append(msg("summary.not_settled", parameters=Items(tuple(Param(n) for n in ruling.not_stated), ", ")))
-    return render(msg("summary.undetermined", variant=variant, action=action, reasons=Items(tuple(parts))), lang)
+    return said(msg("summary.undetermined", variant=variant, action=action, reasons=Items(tuple(parts))), lang)
 
 
-def sentence(said: str) -> str:
+def sentence(clause: str) -> str:
     """A clause closed as a sentence, so that the next one never runs on from it ("... you show one. This
     holds either way ..."): a full stop unless it already ends with one (or another closing mark)."""
-    end = said.rstrip()
+    end = clause.rstrip()
     if not end or end[-1] in ".!?:…" or end.endswith((".”", ".»", ".\"", ".)")):
         return end
     return end + "."
@@ -334,17 +334,11 @@ def value_words(name: str, value: Any, lang: str) -> str:
 # hold (:class:`~adjudicator.memo.Memo`), and what they hand out is read-only (a machine form is a
 # :class:`~adjudicator.memo.FrozenDict`): an answer that changed it would change the next answer.
 
-# Bounds, in bytes as adjudicator.memo.size_of counts them (an object shared by several entries is counted in each,
-# so a table holds less than it counts): the ruling table's rows under four variants in four languages, with
-# and without words, and their comparisons and options, fill about 7 MB of the first and 4 MB of the summaries.
+# Bounds, in bytes as adjudicator.memo.size_of counts them: the ruling table's rows under four variants in four
+# languages, with and without words, and their comparisons and options, fill about 7 MB.
 WORDS_BYTES: Final = 16 * 1024 * 1024  # a message's words and form: ~4 KB counted each, some 4,000 messages
-PLAIN_BYTES: Final = 1024 * 1024  # texts without arguments by key (labels, rule names): ~0.3 KB each
-SUMMARY_BYTES: Final = 8 * 1024 * 1024  # rulings' summaries by what they say: ~2 KB each
 _SAID: Final[dict] = Memo("words.said", WORDS_BYTES)  # (language, the message's value) -> (words, form)
-_PLAIN: Final[dict] = Memo("words.plain", PLAIN_BYTES)  # (key, language) -> words
-_KEPT: Final[dict] = Memo("words.kept", PLAIN_BYTES)  # (id(message), language) -> (the message, its words)
-_SUMMARIES: Final[dict] = Memo("words.summaries", SUMMARY_BYTES)
-TABLES: Final = (_TEXTS, _NUMBERS, _SAID, _PLAIN, _KEPT, _SUMMARIES)  # every table of words made once, for their bounds' tests
+TABLES: Final = (_TEXTS, _NUMBERS, _SAID)  # every table of words made once, for their bounds' tests
 
 
 def frozen_key(value: Any) -> Any:
@@ -397,7 +391,7 @@ _FREEZE: Final[dict] = {
     Param: lambda v: (Param, v.name), Cards: lambda v: (Cards, v.codes), Fact: lambda v: (Fact, v.pointer),
     VariantRef: lambda v: (VariantRef, v.id, v.names),
     ParamValue: lambda v: (ParamValue, v.name, frozen_key(v.value)),
-    tuple: _sequence_key, list: _sequence_key, dict: _dict_key,
+    tuple: _sequence_key, list: _sequence_key, dict: _dict_key, FrozenList: _sequence_key, FrozenDict: _dict_key,
     bool: lambda v: (bool, v), float: lambda v: (float, v),
 }
 
@@ -443,26 +437,8 @@ def said_and_code(message: Message, lang: str | None) -> tuple[str | None, dict]
 
 
 def words_for(key: str, lang: str, **args: Any) -> str:
-    """A catalogue text by key, filled (:func:`words`), made once per value; a text without arguments (a
-    score line's label, a rule's name) found by its key alone."""
-    if args:
-        return said(Message(key, args), lang)
-    hit = _PLAIN.get((key, lang))
-    if hit is None:
-        hit = _PLAIN[(key, lang)] = said(Message(key, {}), lang)
-    return hit
-
-
-def said_kept(message: Message, lang: str) -> str:
-    """:func:`said` for a message the engine keeps and hands out again (a comparison's ``why``), found by the
-    message itself before its value is worked out (the message is kept here too, so its id is never reused)."""
-    key = (id(message), lang)
-    hit = _KEPT.get(key)
-    if hit is not None and hit[0] is message:
-        return hit[1]
-    words_ = said(message, lang)
-    keep(_KEPT, key, (message, words_), size_of(key, words_) + sys.getsizeof(message))  # the message is the engine's
-    return words_
+    """A catalogue text by key, filled (:func:`words`), made once per value."""
+    return said(Message(key, args), lang)
 
 
 def ruling_words(r: Ruling, lang: str) -> tuple[str, list[tuple], list[str]]:
@@ -473,19 +449,5 @@ def ruling_words(r: Ruling, lang: str) -> tuple[str, list[tuple], list[str]]:
 
 
 def ruling_summary(r: Ruling, lang: str) -> str:
-    """:func:`summary`, made once for each thing a summary can say.
-
-    It reads the variant, the action, the verdict, the failing findings' messages, what is missing
-    or not stated, and the readings with what each came to; rulings alike in all of that share it.
-    """
-    try:
-        key = (r.variant, r.variant_ref, r.action, r.verdict, lang, r.missing, r.not_stated, r.across,
-               tuple(frozen_key(f.message) for f in r.findings if f.passed is False),
-               tuple((reading.values, reading.verdict, frozen_key(reading.messages)) for reading in r.readings))
-        hit = _SUMMARIES.get(key)
-    except TypeError:  # an argument that cannot be a key: made each time
-        return summary(r, lang)
-    if hit is None:
-        hit = summary(r, lang)
-        keep(_SUMMARIES, key, hit, size_of(key, hit, shared=(VariantRef,)))  # the variant's name: the engine's
-    return hit
+    """:func:`summary` (a ruling's summary is made of messages, each said once per value: :func:`said`)."""
+    return summary(r, lang)
