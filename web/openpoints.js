@@ -19,6 +19,7 @@ function hasKey(key) { return t(key) !== key; }
 function question(name) {
   if (hasKey(`q.${name}`)) return t(`q.${name}`);
   const words = paramWords(name);
+  if (words && /\?$/.test(words.question || '')) return words.question; // the service's own question
   if (words && words.question) return t('q.generic', { what: words.question });
   // Never the matrix's description (an internal sentence, in English): a point left open, in the reader's words.
   return t('q.generic', { what: t('q.unknown') });
