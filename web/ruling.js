@@ -39,6 +39,7 @@ function verdictWord(ruling) {
 /** The checks that decide the verdict: failures, open points, or (when legal) the ones the question is about. */
 function decidingReasons(ruling, question) {
   if (ruling.verdict === 'illegal') return ruling.reasons.filter((r) => r.passed === false);
+  if (conditionsOf(ruling).length) return []; // turning on facts: its lines say what each way gives, and why
   if (ruling.verdict === 'undetermined') return ruling.reasons.filter((r) => r.passed === null);
   const focus = FOCUS[question] || [];
   const hits = ruling.reasons.filter((r) => focus.some((p) => r.rule.startsWith(p)));
@@ -120,12 +121,21 @@ function focusHead(box, selector) {
 function renderRuling(ruling, labels, ctx) {
   const wrap = h('div', { class: 'ruling-body' });
   const deciding = decidingReasons(ruling, ctx.question);
-  const line = conditionLine(ruling);
-  wrap.appendChild(h('div', { class: `verdict ${ruling.verdict}`, role: 'status', dataset: { verdict: ruling.verdict } },
-    line ? h('p', { class: 'verdict-word verdict-if', dataset: server }, line) : h('p', { class: 'verdict-word' }, verdictWord(ruling)),
+  const facts = conditionsOf(ruling);
+  wrap.appendChild(h('div', { class: `verdict ${ruling.verdict}${facts.length ? ' ifs' : ''}`, role: 'status', dataset: { verdict: ruling.verdict } },
+    facts.length ? conditionLines(facts) : h('p', { class: 'verdict-word' }, verdictWord(ruling)),
     h('p', { class: 'verdict-sub' }, t(`q.${ctx.question}`), ' \u00b7 ', h('strong', { dataset: server }, variantName(ruling.variant)))));
 
   if (ruling.onPhone) wrap.appendChild(onPhoneNote());
+  // The facts the verdict turns on, each a question answered with a tap ("Have you drawn this turn?"), asked
+  // under the lines they decide; what no tap can give (cards) is filled in on the form.
+  const asked = ctx.fact ? facts : [];
+  if (asked.length) {
+    wrap.appendChild(openPoints.openPointsBox(asked.map((c) => ({ id: ctx.kind === 'options' ? null : `fact-${slug(c.pointer)}`,
+      parameter: c.pointer, pointer: c.pointer, question: c.question, server: true,
+      choices: c.choices.map((x, i) => ({ value: i, verdict: x.verdict, label: x.label })) })),
+    (pointer, i) => ctx.fact(asked.find((c) => c.pointer === pointer), i), true));
+  }
   const points = openPoints.pointsOf(ruling);
   if (points.length && ctx.answer) wrap.appendChild(openPoints.openPointsBox(points, ctx.answer));
 
@@ -145,18 +155,9 @@ function renderRuling(ruling, labels, ctx) {
     (r.house_rules || []).forEach((hr) => why.appendChild(h('p', { class: 'muted house-note' },
       t('ruling.houseRule', { q: openPoints.question(hr.parameter), a: openPoints.valueLabel(hr.parameter, hr.value) }))));
   });
-  if (!deciding.length && forPlayers(ruling, ruling.summary)) why.appendChild(h('p', { class: 'why-text', dataset: server }, ruling.summary));
+  if (!deciding.length && !facts.length && forPlayers(ruling, ruling.summary)) why.appendChild(h('p', { class: 'why-text', dataset: server }, ruling.summary));
   wrap.appendChild(why);
 
-  // The facts the verdict turns on, each a question answered with a tap ("Have you drawn this turn?"), asked in
-  // place; what no tap can give (cards) is filled in on the form.
-  const asked = ctx.fact ? conditionsOf(ruling) : [];
-  if (asked.length) {
-    wrap.appendChild(openPoints.openPointsBox(asked.map((c, n) => ({ id: ctx.kind === 'options' ? null : `fact-${slug(c.pointer)}`,
-      parameter: c.pointer, pointer: c.pointer, question: c.question, server: true,
-      choices: c.choices.map((x, i) => ({ value: i, verdict: x.verdict, label: x.label })) })),
-    (pointer, i) => ctx.fact(asked.find((c) => c.pointer === pointer), i), true));
-  }
   const rest = (ruling.missing || []).filter((p) => !asked.some((c) => c.pointer === p));
   if (ruling.verdict === 'undetermined' && rest.length) {
     wrap.appendChild(h('div', { class: 'note-box missing' }, h('p', null, h('strong', null, t('ruling.needs'))),
@@ -208,11 +209,20 @@ const slug = (pointer) => pointer.replace(/^\/situation\//, '').replace(/\W+/g, 
  *  verdict, the JSON to send: `situation`), ruled under each. */
 function conditionsOf(ruling) { return ruling.verdict === 'undetermined' ? ruling.conditions || [] : []; }
 
-/** The answer in a line, where it turns on facts: each choice's verdict with its condition ("Allowed once you
- *  have drawn · Not allowed before you draw"), as the referee words the condition. */
-function conditionLine(ruling) {
-  const c = conditionsOf(ruling)[0];
-  return c ? c.choices.map((x) => `${t(`verdict.${x.verdict}`)} ${x.condition}`).join(' \u00b7 ') : null;
+/** The answer where it turns on facts: a line per way it can go, each verdict with its conditions as the
+ *  referee words them ("Allowed once you have drawn, after the first round"), and why where it is not allowed. */
+function ways(conditions, above) {
+  return conditions[0].choices.flatMap((x) => {
+    const at = above.concat([[conditions[0].kind, x.condition]]);
+    if (x.conditions && x.conditions.length) return ways(x.conditions, at);
+    return [{ verdict: x.verdict, kinds: at.map(([kind]) => kind).join(' '), said: at.map(([, said]) => said).join(', '), why: x.explanations || [] }];
+  });
+}
+
+function conditionLines(conditions) {
+  return ways(conditions, []).map((w) => h('p', { class: `verdict-if ${w.verdict}`, dataset: { verdict: w.verdict, kinds: w.kinds } },
+    h('strong', null, t(`verdict.${w.verdict}`)), ' ', h('span', { dataset: server }, w.said),
+    w.verdict === 'legal' || !w.why.length ? null : h('span', { class: 'verdict-if-why', dataset: server }, ` \u2013 ${serverWords(w.why.join(' '))}`)));
 }
 
 /** Where on the page a missing fact is entered: the view's map of pointers to fields (its longest prefix). */
@@ -440,10 +450,20 @@ function moreButton(label, list) {
   return [button, list];
 }
 
+/** A move's verdict in a word; one that turns on facts, the way it is allowed ("Allowed · if your team has a
+ *  meld of sevens", the service's condition) where there is one. */
+function optionVerdict(o) {
+  const facts = o.ruling ? conditionsOf(o.ruling) : [];
+  const way = facts.length ? ways(facts, []).find((w) => w.verdict === 'legal') : null;
+  const verdict = way ? 'legal' : o.verdict;
+  return [h('span', { class: `pill ${verdict}`, dataset: { verdict } }, t(`verdict.${verdict}`)),
+    way ? h('span', { class: 'option-if', dataset: server }, o.condition || way.said) : null];
+}
+
 function optionButton(o, labels, ctx) {
   const panel = h('div', { class: 'option-why', hidden: true });
   const button = h('button', { type: 'button', class: 'option-button', 'aria-expanded': 'false', dataset: { key: o.key } },
-    h('span', { dataset: server }, serverWords(o.description)), h('span', { class: `pill ${o.verdict}` }, t(`verdict.${o.verdict}`)));
+    h('span', { dataset: server }, serverWords(o.description)), optionVerdict(o));
   button.addEventListener('click', () => {
     const open = button.getAttribute('aria-expanded') !== 'true';
     button.setAttribute('aria-expanded', String(open));
