@@ -5,7 +5,7 @@ import { ApiError } from './api-error.js';
 import { api, variantName } from './api.js';
 import { busy } from './busy.js';
 import { byId, clear, h, motion } from './dom.js';
-import { capitalise, t } from './i18n.js';
+import { capitalise, fmtNumber, t } from './i18n.js';
 import { openPoints } from './openpoints.js';
 import { emit, on } from './store.js';
 import { citationBlock, humanPointer, problemBox, serverWords } from './words.js';
@@ -68,6 +68,7 @@ function relabel() {
   if (!last || !out || !out.querySelector('.ruling-body, .compare-body')) return;
   if (out.classList.contains('stale')) { out.querySelector('.stale-note').textContent = t('ruling.stale'); return; }
   if (last.ctx.kind === 'options') options(last.body, last.labels, last.ctx);
+  else if (last.ctx.kind === 'need') need(last.variant, last.ctx.points, last.ctx);
   else ask(last.variant, last.body, last.labels, last.ctx);
 }
 
@@ -282,25 +283,21 @@ function houseLine(house) {
 
 function renderCompare(result, labels, ctx) {
   const wrap = h('div', { class: 'compare-body' });
-  const rulings = result.results.filter((r) => r.ruling);
-  let headline;
-  if (!rulings.length) headline = t('compare.none');
-  else if (result.agree) headline = t('compare.agree', { n: rulings.length, all: rulings.length === result.results.length, verdict: t(`verdict.${rulings[0].ruling.verdict}`) });
-  else headline = t('compare.disagree');
-  wrap.appendChild(h('h3', { class: 'compare-head' }, headline));
+  // The referee's own headline, true to its groups ("agree" only where verdicts and conditions agree), then a
+  // line per variant: its verdict and why it differs (the referee's `why`; else its deciding reason).
+  wrap.appendChild(h('h3', { class: 'compare-head', dataset: server }, serverWords(result.headline || '')));
   if (result.onPhone) wrap.appendChild(onPhoneNote());
   wrap.appendChild(houseLine(ctx.house));
-  // One line per variant: its verdict and why, so the deciding difference is read first.
   const reasonOf = (entry) => {
-    if (!entry.ruling) return null;
+    if (!entry.ruling) return '';
+    if (entry.why) return entry.why;
     const first = decidingReasons(entry.ruling, ctx.question)[0];
     return forPlayers(entry.ruling, first ? first.explanation : entry.ruling.summary) || t('check.openPoint');
   };
-  const reasons = result.results.map(reasonOf);
-  wrap.appendChild(h('ul', { class: 'compare-lines' }, result.results.map((entry, i) => h('li', { dataset: { variant: entry.variant } },
+  wrap.appendChild(h('ul', { class: 'compare-lines' }, result.results.map((entry) => h('li', { dataset: { variant: entry.variant } },
     h('strong', { dataset: server }, variantName(entry.variant)), ' ',
     h('span', { class: `pill ${entry.ruling ? entry.ruling.verdict : 'problem'}` }, entry.ruling ? verdictWord(entry.ruling) : t('compare.cannot')),
-    ' ', h('span', { class: 'compare-line-why', dataset: server }, reasons[i] !== null ? serverWords(reasons[i]) : '')))));
+    ' ', h('span', { class: 'compare-line-why', dataset: server }, serverWords(reasonOf(entry)))))));
   const grid = h('div', { class: 'compare-grid' });
   result.results.forEach((entry) => {
     const card = h('article', { class: 'compare-card', dataset: { variant: entry.variant }, 'aria-label': t('compare.cardLabel', { name: variantName(entry.variant) }) });
@@ -473,6 +470,29 @@ function optionButton(o, labels, ctx) {
   return h('div', null, button, panel);
 }
 
+/** "Is this enough to open?" from the score alone (no meld yet): what the referee says the score asks of an
+ *  opening (`opening_requirement` of POST /v1/options for a team with that score, not opened). */
+async function need(variant, points, ctx) {
+  last = { variant, body: null, labels: {}, ctx: Object.assign({ kind: 'need', points }, ctx) };
+  const out = byId('ruling');
+  out.classList.remove('stale');
+  const done = busy(byId('rule-button'), out, 'ruling.asking');
+  try {
+    const said = (await api('POST', '/v1/options', { variant, situation: { team: { score: points, melds: [] } } })).opening_requirement;
+    clear(out).appendChild(h('div', { class: 'ruling-body' }, h('div', { class: 'verdict need', role: 'status' },
+      h('p', { class: 'verdict-if' }, h('strong', null, t('open.atScore', { n: fmtNumber(points) })), ' ',
+        h('span', { dataset: server }, said ? said.text : '')),
+      said && said.note ? h('p', { class: 'muted', dataset: server }, said.note) : null,
+      h('p', { class: 'verdict-sub' }, t('q.open'), ' \u00b7 ', h('strong', { dataset: server }, variantName(variant))))));
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    clear(out).appendChild(e.offline ? offlineBox() : problemBox(e.problem, {}));
+  } finally {
+    done();
+  }
+  focusHead(out, '.verdict, .problem');
+}
+
 on('facts-changed', factsChanged);
 
-export const ruling = { ask, relabel, options };
+export const ruling = { ask, relabel, options, need };

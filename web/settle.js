@@ -551,6 +551,12 @@ function showProblem(e) {
 async function submit(ev) {
   if (ev) ev.preventDefault();
   if (m.question === 'options') { askOptions(); return; }
+  // "Is this enough to open?" before any meld: what the score alone asks of an opening, from the referee.
+  if (m.question === 'open' && !nonEmpty(m.open.melds).length && m.variant && m.variant !== 'all') {
+    let points = null;
+    try { points = teamScore(); } catch (e) { if (!(e instanceof Problem)) throw e; }
+    if (points !== null) { ruling.need(m.variant, points, { question: 'open', facts: JSON.stringify(m) }); return; }
+  }
   byId('facts-error').hidden = true;
   document.querySelectorAll('#facts .field-error').forEach((x) => { x.hidden = true; });
   let built;

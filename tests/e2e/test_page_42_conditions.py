@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from e2e_helpers import Taps, open_page, pick
+from e2e_helpers import Taps, open_page, pick, shown_number
 from playwright.sync_api import expect
 from test_page_34_options import options_shown, the_issues_hand, the_issues_hand_first_screen
 
@@ -158,3 +158,51 @@ def test_what_may_i_do_shows_no_move_not_settled_on_its_first_screen(phone_at, l
     for button in shown:
         expect(button.locator(".pill")).to_have_text(words["verdict.legal"])
         expect(button.locator(".option-if")).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_is_this_enough_to_open_answers_from_the_score_alone(phone_at, live_server, ui_packs, lang):
+    """Before any meld is entered, the score alone: "At 6,200: a team on 6,000-10,000 points must open with a
+    canasta" (da-ludo), the referee's words for what that score asks, in four taps and a number."""
+    page = phone_at(locale=LOCALES[lang])
+    open_page(page, live_server)
+    seen = exchanges(page, "/v1/options")
+    tap = Taps(page)
+    tap(page.locator("label[for=variant-da-ludo]"))
+    tap(page.locator("label[for=question-open]"))
+    tap(page.locator("#team-score"))
+    page.keyboard.type("6200")
+    tap(page.locator("#rule-button"))
+    answer = page.locator("#ruling .verdict.need")
+    expect(answer).to_be_visible()
+    body, said = latest(page, seen)
+    assert body == {"variant": "da-ludo", "situation": {"team": {"score": 6200, "melds": []}}}
+    need = said["opening_requirement"]
+    assert need["canasta_required"] is True
+    expect(answer.locator(".verdict-if")).to_contain_text(need["text"])
+    assert shown_number(answer.locator(".verdict-if strong").inner_text()) == 6200
+    print(f"\nTAPS is this enough to open? from the score alone ({lang}): {tap.count}")
+    assert tap.count <= 4
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_compare_leads_with_the_referees_true_headline_and_a_line_per_variant(phone_at, live_server, lang):
+    """Two nines on a frozen pile, whether you drew not said: the variants differ on what that fact gives, so the
+    headline is the referee's -- never "all agree" -- and each variant's line says why, in the referee's words."""
+    page = phone_at(locale=LOCALES[lang])
+    open_page(page, live_server)
+    seen = exchanges(page, "/v1/compare")
+    tap = Taps(page)
+    tap(page.locator("label[for=variant-all]"))
+    pick(tap, page.locator("#field-top"), "9")
+    tap(page.locator("label[for=pile-wild]"))
+    pick(tap, page.locator("#field-with"), "9", 2)
+    tap(page.locator("#rule-button"))
+    expect(page.locator("#ruling .compare-head")).to_be_visible()
+    _, result = latest(page, seen)
+    expect(page.locator("#ruling .compare-head")).to_have_text(result["headline"])
+    for entry in result["results"]:
+        line = page.locator(f'#ruling .compare-lines > li[data-variant="{entry["variant"]}"]')
+        if entry.get("why"):
+            expect(line.locator(".compare-line-why")).to_have_text(entry["why"])
+    assert result["agree"] or any(entry.get("why") for entry in result["results"])
