@@ -123,7 +123,7 @@ function renderRuling(ruling, labels, ctx) {
   const wrap = h('div', { class: 'ruling-body' });
   const deciding = decidingReasons(ruling, ctx.question);
   const facts = conditionsOf(ruling);
-  wrap.appendChild(h('div', { class: `verdict ${ruling.verdict}${facts.length ? ' ifs' : ''}`, role: 'status', dataset: { verdict: ruling.verdict } },
+  wrap.appendChild(h('div', { class: `verdict ${ruling.verdict}`, role: 'status', dataset: { verdict: ruling.verdict } },
     facts.length ? conditionLines(facts) : h('p', { class: 'verdict-word' }, verdictWord(ruling)),
     h('p', { class: 'verdict-sub' }, t(`q.${ctx.question}`), ' \u00b7 ', h('strong', { dataset: server }, variantName(ruling.variant)))));
 
