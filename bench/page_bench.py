@@ -1,6 +1,6 @@
 """The phone page in Debian's Chromium: bytes and times that depend on the machine, so not tests.
 
-    .venv/bin/python bench/page_bench.py [--runs 5] [--only bytes,usable,ready,engine]
+    .venv/bin/python bench/page_bench.py [--runs 5] [--only bytes,usable,ready,engine] [--app DIR]
 
 Prints, for a 390 x 844 phone context against the real app on a loopback port:
 
@@ -21,8 +21,13 @@ Prints, for a 390 x 844 phone context against the real app on a loopback port:
   frozen-pile ruling under no-pagat, from the tap (the ``pointerdown`` event's time) to the
   answer on screen (a MutationObserver's time), both taken inside the page: **cold** (the first
   tap at once after an offline reload: the engine's worker starts afresh) and **warm** (the next
-  taps), over ``--runs`` fresh profiles; and whether the busy state was on screen, in view, before
-  the answer. The page is given its time to prepare the engine after keeping it (a page that
+  taps), and **after "ready"** (another offline reload, the first tap once the status line says
+  "Ready without signal": the page says so only once its engine has started and ruled once, issue
+  #42), over ``--runs`` fresh profiles; and whether the busy state was on screen, in view, before
+  the cold answer.
+
+``--app DIR`` measures another checkout's service and page (e.g. a base commit's, with its engine
+built: figures before and after from the same bench code; alternate the two in one session). The page is given its time to prepare the engine after keeping it (a page that
   prepares it says ``data-prepared="yes"`` on ``#engine-status``; one that does not is not waited for).
 
 The machine's load average is printed before and after: times depend on it, ratios much less.
@@ -40,7 +45,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
+# --app DIR: the page and the service of another checkout (a base commit's, for figures before and after)
+APP = Path(sys.argv[sys.argv.index("--app") + 1]).resolve() if "--app" in sys.argv[:-1] else ROOT
+sys.path[:0] = [str(APP), str(ROOT), str(ROOT / "tests" / "e2e")]
 
 SLOW_3G = {"offline": False, "latency": 400, "downloadThroughput": 400_000 / 8, "uploadThroughput": 400_000 / 8}
 PARTS = ("bytes", "usable", "ready", "engine")
@@ -158,7 +165,7 @@ WATCH_TAP = """(selector) => {
 
 def engine_figures(browser, base, counter, runs: int) -> None:
     from conftest import open_context
-    from e2e_helpers import open_page
+    from e2e_helpers import open_page, read_packs
     from playwright.sync_api import expect
     from test_offline import wait_until_kept_offline
 
@@ -167,7 +174,8 @@ def engine_figures(browser, base, counter, runs: int) -> None:
     if not all((engine_dir() / n).is_file() for n in ENGINE_FILES):
         print("offline engine: not installed (bash scripts/install-engine-runtime)")
         return
-    colds, warms, sent, busy = [], [], 0, []
+    ready_words = read_packs(browser)["en"]["engine.ready"]
+    colds, afters, warms, sent, busy, says = [], [], [], 0, [], []
     for _ in range(runs):
         context, page, _ = open_context(browser, base)
         try:
@@ -175,7 +183,7 @@ def engine_figures(browser, base, counter, runs: int) -> None:
             open_page(page, base)
             page.locator("label[for=variant-no-pagat]").tap()
             page.locator('#field-top .kind[data-kind="9"]').tap()
-            page.locator(".facts input[type=checkbox]").first.check()
+            page.locator("#pile-wild").check()
             page.locator('#field-with .kind[data-kind="9"]').tap()
             page.locator('#field-with .kind[data-kind="JK"]').tap()
             wait_until_kept_offline(page)
@@ -185,18 +193,22 @@ def engine_figures(browser, base, counter, runs: int) -> None:
                 expect(status).to_have_attribute("data-prepared", "yes", timeout=180_000)
             sent = sum(s for p, s, _ in counter.take() if p.startswith("/web/engine/"))
             page.context.set_offline(True)
+            # cold: the first tap at once after an offline reload; then warm taps
             page.reload()
             expect(page.locator("html.ready")).to_have_count(1)
             for i in range(4):
-                page.evaluate("document.getElementById('ruling').textContent = ''")
-                page.evaluate(WATCH_TAP, "#rule-button")
-                page.locator("#rule-button").tap()
-                expect(page.locator("#ruling .on-phone")).to_be_visible(timeout=120_000)
-                page.wait_for_function("() => window.__tap.answer !== null")
-                w = page.evaluate("window.__tap")
+                w = offline_tap(page)
                 (colds if i == 0 else warms).append(w["answer"] - w["down"])
                 if i == 0:
                     busy.append(w["busySeen"] and w["noteInView"])
+            # after "ready": reload, wait until the page says it is ready without signal, then the first tap
+            page.reload()
+            expect(page.locator("html.ready")).to_have_count(1)
+            shown = page.evaluate("performance.now()")
+            expect(status).to_have_text(ready_words, timeout=180_000)
+            says.append(page.evaluate("performance.now()") - shown)
+            w = offline_tap(page)
+            afters.append(w["answer"] - w["down"])
         finally:
             context.close()
     print(f"offline engine: {sent / 1024 / 1024:.2f} MiB as sent (compressed), fetched once after the first screen")
@@ -204,7 +216,22 @@ def engine_figures(browser, base, counter, runs: int) -> None:
           f"median {statistics.median(colds):.0f} ms, max {max(colds):.0f} ms (runs: {', '.join(f'{c:.0f}' for c in colds)})")
     print(f"offline tap to answer, warm: median {statistics.median(warms):.0f} ms, max {max(warms):.0f} ms "
           f"({len(warms)} taps)")
+    print(f"offline tap to answer, the first after the page says it is ready without signal: median "
+          f"{statistics.median(afters):.0f} ms, max {max(afters):.0f} ms (runs: {', '.join(f'{a:.0f}' for a in afters)}); "
+          f"\"ready\" said {statistics.median(says):.0f} ms after the first screen (median)")
     print(f"busy state (button busy and a note in view) on screen before the cold answer: {sum(busy)} of {len(busy)} runs")
+
+
+def offline_tap(page) -> dict:
+    """Tap "Rule on it" (the facts kept on the phone) and wait for the phone's answer: the tap's record."""
+    from playwright.sync_api import expect
+
+    page.evaluate("document.getElementById('ruling').textContent = ''")
+    page.evaluate(WATCH_TAP, "#rule-button")
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .on-phone")).to_be_visible(timeout=120_000)
+    page.wait_for_function("() => window.__tap.answer !== null")
+    return page.evaluate("window.__tap")
 
 
 def load() -> str:
@@ -215,13 +242,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", default=",".join(PARTS), help="comma-separated: " + ", ".join(PARTS))
+    parser.add_argument("--app", default=str(ROOT), help="the checkout whose service and page are measured")
     args = parser.parse_args()
     only = set(args.only.split(","))
     from conftest import CHROMIUM, CHROMIUM_ARGS
     from playwright.sync_api import sync_playwright
 
     server, base, counter = serve()
-    print(f"before: {load()}")
+    print(f"before: {load()}; the page of {APP}")
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

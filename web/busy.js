@@ -1,31 +1,32 @@
-/* The tap was taken: the asking button is busy and a note in its action bar, where the finger is,
- * says the referee is asked (or, without signal, woken on the phone) until the answer is in. */
-import { h } from './dom.js';
+/* The tap was taken: the asking button is busy, and a note stands where the answer will appear, saying the
+ * referee is asked (or, without signal, woken on the phone) until the answer takes its place. */
+import { clear, h, motion } from './dom.js';
 import { engine } from './engine.js';
 import { t } from './i18n.js';
-import { net, on } from './store.js';
+import { on } from './store.js';
 
-const shown = new Set();
+const shown = new Map(); // note -> the words said while the service is asked
 
-function words() {
-  return net.engine === 'ready' && !engine.isAwake() && (!navigator.onLine || !net.reachable)
-    ? t('busy.waking') : t('busy.asking');
-}
+const words = (asking) => t(engine.waking() ? 'busy.waking' : asking);
 
-on('engine-awake', () => shown.forEach((note) => { note.textContent = words(); }));
+on('engine-awake', () => shown.forEach((asking, note) => { note.textContent = words(asking); }));
 
-/** Mark `button` busy until the returned function is called. */
-export function busy(button) {
-  if (!button) return () => {};
-  button.setAttribute('aria-busy', 'true');
-  button.classList.add('is-busy');
-  const bar = button.closest('.actionbar') || button.parentElement;
-  const note = h('p', { class: 'busy-note', role: 'status', dataset: { busyNote: '' } }, words());
-  bar.prepend(note);
-  shown.add(note);
+/** Mark `button` busy and say so in `slot`, where the answer will appear (`asking`: the words while the
+ *  service is asked), until the returned function is called. */
+export function busy(button, slot, asking) {
+  const note = h('p', { class: 'busy busy-note', role: 'status', dataset: { busyNote: '' } }, words(asking));
+  clear(slot).appendChild(note);
+  shown.set(note, asking);
+  if (engine.waking()) note.scrollIntoView({ block: 'nearest', behavior: motion() }); // a wait of seconds: in view
+  if (button) {
+    button.setAttribute('aria-busy', 'true');
+    button.classList.add('is-busy');
+  }
   return () => {
-    button.removeAttribute('aria-busy');
-    button.classList.remove('is-busy');
+    if (button) {
+      button.removeAttribute('aria-busy');
+      button.classList.remove('is-busy');
+    }
     shown.delete(note);
     note.remove();
   };

@@ -3,8 +3,11 @@
  * The page posts {id, base, cache, path, body, lang}: the same JSON body it would POST to the service
  * at `path`; the worker answers {id, answer} with the service's own JSON, made by
  * referee_local.answer (phone_engine/referee_local.py): the engine's parser, the engine and the
- * service's serializer. No rule is written in JavaScript. {id, base, cache} alone wakes the engine
- * (answered {id, awake}); with `prepare` it also keeps the snapshot below (answered {id, prepared}).
+ * service's serializer. No rule is written in JavaScript. {id, base, cache, lang} alone wakes the engine
+ * and has it rule once (phone_engine/wake.py `once`: a started interpreter answers its first question
+ * slower than the next), answered {id, awake}: the page says "ready" only then, so the first question
+ * asked after it comes at a warm answer's speed. With `prepare` it keeps the snapshot below (answered
+ * {id, prepared}).
  *
  * Waking in a second: the first start of the engine (Pyodide's interpreter, the engine imported, the
  * four variants loaded and their citations checked, one question of each kind asked in each language,
@@ -152,6 +155,7 @@ if (typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlob
       } else if (path) {
         self.postMessage({ id, answer: engine.engine.answer(path, body, lang) });
       } else {
+        engine.py.pyimport('wake').once(lang || 'en');
         self.postMessage({ id, awake: true });
       }
     } catch (error) { // the engine stays: a question it could not answer, or a snapshot not kept

@@ -6,12 +6,14 @@
  * progress and the time left (from the rate so far) said in words; on a connection that saves data,
  * only after a tap. Then, once the reader leaves the page be, the worker prepares the engine once
  * (data-prepared): it keeps a memory snapshot of its first start, so later starts take a second. Without signal the engine
- * is woken at once: when the page opens and at the first touch (busy.js says so where it was asked).
+ * is woken at once (when the page opens, when the signal goes, at the first touch) and rules once; until it has, the
+ * page does not say it is ready without signal but that it is waking it (here, in the offline line, and where an
+ * answer asked meanwhile will appear: busy.js), so a question asked after "ready" is answered at a warm speed.
  */
 import { ApiError } from './api-error.js';
 import { byId, clear, h, recall, store } from './dom.js';
 import { i18n, t } from './i18n.js';
-import { emit, net } from './store.js';
+import { emit, net, on } from './store.js';
 
 const KEY = 'cr.engine'; // the engine version kept on this phone
 const SERVED = ['/v1/adjudicate', '/v1/options', '/v1/score', '/v1/compare'];
@@ -102,9 +104,12 @@ function show() {
     button.addEventListener('click', () => keep());
     clear(line).append(button);
   } else {
-    line.textContent = state === 'ready' ? t('engine.ready') : state === 'failed' ? t('engine.failed') : t('engine.absent');
+    line.textContent = state === 'ready' ? t(waking() ? 'busy.waking' : 'engine.ready') : state === 'failed' ? t('engine.failed') : t('engine.absent');
   }
 }
+
+/** Kept, without signal, and not yet started and ruled once: "ready" would be said too early. */
+function waking() { return state === 'ready' && offline() && awake !== 'yes'; }
 
 async function allKept(cache) {
   const have = new Set((await cache.keys()).map((r) => new URL(r.url).pathname));
@@ -195,7 +200,7 @@ function post(message) {
   });
 }
 
-function warm() { if (ready() && awake === 'no') post({}).catch(() => {}); }
+function warm() { if (ready() && awake === 'no') post({ lang: i18n.lang }).catch(() => {}); }
 
 /** As the page opens without signal, before anything else: wake the engine kept on this phone at once. */
 function early() {
@@ -226,8 +231,6 @@ async function prepare() {
   } catch (e) { /* tried again on the next visit */ }
 }
 
-function isAwake() { return awake === 'yes'; }
-
 /**
  * The answer the service would give to POST `path` with `body`, made on the phone. Resolves with
  * the answer (marked `onPhone`); a refusal rejects with the service's problem (an ApiError).
@@ -241,4 +244,6 @@ function answer(path, body) {
   });
 }
 
-export const engine = { early, start, show, ready, serves, answer, warm, keep, isAwake };
+on('reach', () => show()); // with signal or without, "ready" means another thing (waking())
+
+export const engine = { early, start, show, ready, serves, answer, warm, keep, waking };

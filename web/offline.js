@@ -49,7 +49,7 @@ function showStatus() {
   const line = byId('net-status');
   if (!line) return;
   line.hidden = !isOffline();
-  line.textContent = isOffline() ? t(engine.ready() ? 'net.offlineEngine' : 'net.offline') : '';
+  line.textContent = isOffline() ? t(engine.waking() ? 'net.offlineWaking' : engine.ready() ? 'net.offlineEngine' : 'net.offline') : '';
 }
 
 /** The service was reached, or not: say so; when it is back, send what waits and refill the rule data. */
@@ -61,13 +61,15 @@ function reachChanged(ok) {
 function start() {
   register();
   showStatus();
-  window.addEventListener('offline', showStatus);
+  window.addEventListener('offline', () => { showStatus(); engine.warm(); });
   window.addEventListener('online', () => { showStatus(); probe(); });
   document.addEventListener('visibilitychange', () => { if (!document.hidden && navigator.onLine) probe(); });
   // A round saved offline is scored as soon as the service answers again, even without an 'online' event.
   setInterval(() => { if (navigator.onLine) { if (net.reachable) emit('connection-back'); else probe(); } }, 15000);
   on('reach', reachChanged);
-  on('engine', showStatus); // "offline" says the phone rules and scores once the engine is ready
+  // "offline" says the phone rules and scores once the engine is kept, started and has ruled once
+  on('engine', showStatus);
+  on('engine-awake', showStatus);
   if (navigator.serviceWorker && navigator.serviceWorker.controller) firstWarm = true; // this visit's data came through it
   probe();
   return warm();

@@ -19,6 +19,7 @@ function hasKey(key) { return t(key) !== key; }
 function question(name) {
   if (hasKey(`q.${name}`)) return t(`q.${name}`);
   const words = paramWords(name);
+  if (words && /\?$/.test(words.question || '')) return words.question; // the service's own question
   if (words && words.question) return t('q.generic', { what: words.question });
   // Never the matrix's description (an internal sentence, in English): a point left open, in the reader's words.
   return t('q.generic', { what: t('q.unknown') });
@@ -101,7 +102,8 @@ function pointsFromNames(names, variant, players) {
 /** One question with its answers; `answer(parameter, value)` is called on a tap. */
 function pointControl(p, answer) {
   const id = nextId('open');
-  const fs = h('fieldset', { class: 'open-point', id: `open-${p.parameter.replace(/\W/g, '-')}` },
+  const fs = h('fieldset', { class: 'open-point', id: p.id === undefined ? `open-${p.parameter.replace(/\W/g, '-')}` : p.id,
+    dataset: p.pointer ? { pointer: p.pointer } : {} },
     h('legend', { dataset: p.server ? { server: '' } : {} }, p.question));
   const row = h('div', { class: 'row answers' });
   p.choices.forEach((c, i) => {
@@ -124,11 +126,12 @@ function pointControl(p, answer) {
   return fs;
 }
 
-/** The box of open points under a ruling or a score problem. */
-function openPointsBox(points, answer) {
-  const box = h('section', { class: 'open-points', 'aria-labelledby': 'open-title' },
-    h('h3', { id: 'open-title' }, t('open.title')),
-    h('p', { class: 'muted' }, t('open.lead')));
+/** The box of open points under a ruling or a score problem; `facts`: of the facts the referee asks instead. */
+function openPointsBox(points, answer, facts) {
+  const title = nextId('open-title');
+  const box = h('section', { class: `open-points${facts ? ' conditions' : ''}`, 'aria-labelledby': title },
+    h('h3', { id: title }, t(facts ? 'ruling.needs' : 'open.title')),
+    facts ? null : h('p', { class: 'muted' }, t('open.lead')));
   points.forEach((p) => box.appendChild(pointControl(p, answer)));
   return box;
 }

@@ -5,7 +5,7 @@ import { ApiError } from './api-error.js';
 import { api, variantName } from './api.js';
 import { busy } from './busy.js';
 import { byId, clear, h, motion } from './dom.js';
-import { capitalise, t } from './i18n.js';
+import { capitalise, fmtNumber, t } from './i18n.js';
 import { openPoints } from './openpoints.js';
 import { emit, on } from './store.js';
 import { citationBlock, humanPointer, problemBox, serverWords } from './words.js';
@@ -39,6 +39,7 @@ function verdictWord(ruling) {
 /** The checks that decide the verdict: failures, open points, or (when legal) the ones the question is about. */
 function decidingReasons(ruling, question) {
   if (ruling.verdict === 'illegal') return ruling.reasons.filter((r) => r.passed === false);
+  if (conditionsOf(ruling).length) return []; // turning on facts: its lines say what each way gives, and why
   if (ruling.verdict === 'undetermined') return ruling.reasons.filter((r) => r.passed === null);
   const focus = FOCUS[question] || [];
   const hits = ruling.reasons.filter((r) => focus.some((p) => r.rule.startsWith(p)));
@@ -67,6 +68,7 @@ function relabel() {
   if (!last || !out || !out.querySelector('.ruling-body, .compare-body')) return;
   if (out.classList.contains('stale')) { out.querySelector('.stale-note').textContent = t('ruling.stale'); return; }
   if (last.ctx.kind === 'options') options(last.body, last.labels, last.ctx);
+  else if (last.ctx.kind === 'need') need(last.variant, last.ctx.points, last.ctx);
   else ask(last.variant, last.body, last.labels, last.ctx);
 }
 
@@ -74,8 +76,7 @@ async function ask(variant, body, labels, ctx) {
   last = { variant, body, labels, ctx };
   byId('ruling').classList.remove('stale');
   const out = byId('ruling');
-  clear(out).appendChild(h('p', { class: 'busy' }, t('ruling.asking')));
-  const done = busy(byId('rule-button'));
+  const done = busy(byId('rule-button'), out, 'ruling.asking');
   try {
     if (variant === 'all') {
       const result = await api('POST', '/v1/compare', compareBody(body));
@@ -121,11 +122,21 @@ function focusHead(box, selector) {
 function renderRuling(ruling, labels, ctx) {
   const wrap = h('div', { class: 'ruling-body' });
   const deciding = decidingReasons(ruling, ctx.question);
+  const facts = conditionsOf(ruling);
   wrap.appendChild(h('div', { class: `verdict ${ruling.verdict}`, role: 'status', dataset: { verdict: ruling.verdict } },
-    h('p', { class: 'verdict-word' }, verdictWord(ruling)),
+    facts.length ? conditionLines(facts) : h('p', { class: 'verdict-word' }, verdictWord(ruling)),
     h('p', { class: 'verdict-sub' }, t(`q.${ctx.question}`), ' \u00b7 ', h('strong', { dataset: server }, variantName(ruling.variant)))));
 
   if (ruling.onPhone) wrap.appendChild(onPhoneNote());
+  // The facts the verdict turns on, each a question answered with a tap ("Have you drawn this turn?"), asked
+  // under the lines they decide; what no tap can give (cards) is filled in on the form.
+  const asked = ctx.fact ? facts : [];
+  if (asked.length) {
+    wrap.appendChild(openPoints.openPointsBox(asked.map((c) => ({ id: ctx.kind === 'options' ? null : `fact-${slug(c.pointer)}`,
+      parameter: c.pointer, pointer: c.pointer, question: c.question, server: true,
+      choices: c.choices.map((x, i) => ({ value: i, verdict: x.verdict, label: x.label })) })),
+    (pointer, i) => ctx.fact(asked.find((c) => c.pointer === pointer), i), true));
+  }
   const points = openPoints.pointsOf(ruling);
   if (points.length && ctx.answer) wrap.appendChild(openPoints.openPointsBox(points, ctx.answer));
 
@@ -145,14 +156,10 @@ function renderRuling(ruling, labels, ctx) {
     (r.house_rules || []).forEach((hr) => why.appendChild(h('p', { class: 'muted house-note' },
       t('ruling.houseRule', { q: openPoints.question(hr.parameter), a: openPoints.valueLabel(hr.parameter, hr.value) }))));
   });
-  if (!deciding.length && forPlayers(ruling, ruling.summary)) why.appendChild(h('p', { class: 'why-text', dataset: server }, ruling.summary));
+  if (!deciding.length && !facts.length && forPlayers(ruling, ruling.summary)) why.appendChild(h('p', { class: 'why-text', dataset: server }, ruling.summary));
   wrap.appendChild(why);
 
-  // A fact answered with a tap ("Does your team already have a meld of nines?"), asked in place; the rest
-  // are filled in on the form.
-  const tapped = ctx.fact ? (ruling.missing || []).filter((p) => RANK_FACT.test(p)) : [];
-  if (ruling.verdict === 'undetermined' && tapped.length) wrap.appendChild(rankQuestions(tapped, ctx));
-  const rest = (ruling.missing || []).filter((p) => !tapped.includes(p));
+  const rest = (ruling.missing || []).filter((p) => !asked.some((c) => c.pointer === p));
   if (ruling.verdict === 'undetermined' && rest.length) {
     wrap.appendChild(h('div', { class: 'note-box missing' }, h('p', null, h('strong', null, t('ruling.needs'))),
       h('ul', null, rest.map((p) => missingItem(p, labels, ctx))),
@@ -197,22 +204,26 @@ function renderRuling(ruling, labels, ctx) {
   return wrap;
 }
 
-const RANK_FACT = /^\/situation\/team\/ranks\/([^/]+)$/;
+const slug = (pointer) => pointer.replace(/^\/situation\//, '').replace(/\W+/g, '-');
 
-/** "Does your team already have a meld of nines?" Yes / No: the answer is a fact of the team, and the
- *  question is asked again with it (`ctx.fact`). Under the ruling asked (not under a listed move) each
- *  has its own id, `fact-rank-9`. */
-function rankQuestions(pointers, ctx) {
-  const box = h('section', { class: 'open-points rank-facts' }, h('h3', null, t('ruling.needs')));
-  pointers.forEach((pointer) => {
-    const rank = RANK_FACT.exec(pointer)[1];
-    const fs = h('fieldset', { class: 'open-point', id: ctx.kind === 'options' ? null : `fact-rank-${rank}`, dataset: { pointer } },
-      h('legend', null, t('fact.hasRank', { kinds: t(`kind.${rank}.n`) })));
-    fs.appendChild(h('div', { class: 'row answers' }, [true, false].map((value) => h('button', {
-      type: 'button', class: 'secondary answer', on: { click: () => ctx.fact(pointer, value) } }, t(value ? 'yes' : 'no')))));
-    box.appendChild(fs);
+/** The facts a ruling turns on, as the referee asks them: each its pointer, question and choices (label,
+ *  verdict, the JSON to send: `situation`), ruled under each. */
+function conditionsOf(ruling) { return ruling.verdict === 'undetermined' ? ruling.conditions || [] : []; }
+
+/** The answer where it turns on facts: a line per way it can go, each verdict with its conditions as the
+ *  referee words them ("Allowed once you have drawn, after the first round"), and why where it is not allowed. */
+function ways(conditions, above) {
+  return conditions[0].choices.flatMap((x) => {
+    const at = above.concat([[conditions[0].kind, x.condition]]);
+    if (x.conditions && x.conditions.length) return ways(x.conditions, at);
+    return [{ verdict: x.verdict, kinds: at.map(([kind]) => kind).join(' '), said: at.map(([, said]) => said).join(', '), why: x.explanations || [] }];
   });
-  return box;
+}
+
+function conditionLines(conditions) {
+  return ways(conditions, []).map((w) => h('p', { class: `verdict-if ${w.verdict}`, dataset: { verdict: w.verdict, kinds: w.kinds } },
+    h('strong', null, t(`verdict.${w.verdict}`)), ' ', h('span', { dataset: server }, w.said),
+    w.verdict === 'legal' || !w.why.length ? null : h('span', { class: 'verdict-if-why', dataset: server }, ` \u2013 ${serverWords(w.why.join(' '))}`)));
 }
 
 /** Where on the page a missing fact is entered: the view's map of pointers to fields (its longest prefix). */
@@ -241,7 +252,7 @@ function missingItem(pointer, labels, ctx) {
 async function compareAll() {
   if (!last) return;
   const box = byId('compare');
-  clear(box).appendChild(h('p', { class: 'busy' }, t('ruling.comparing')));
+  const done = busy(byId('compare-button'), box, 'ruling.comparing');
   try {
     const result = await api('POST', '/v1/compare', compareBody(last.body));
     clear(box).appendChild(renderCompare(result, last.labels, Object.assign({}, last.ctx, { house: last.body.house_rules })));
@@ -249,6 +260,8 @@ async function compareAll() {
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     clear(box).appendChild(e.offline ? offlineBox() : problemBox(e.problem, last.labels));
+  } finally {
+    done();
   }
   focusHead(box, '.compare-head, .problem');
 }
@@ -270,25 +283,21 @@ function houseLine(house) {
 
 function renderCompare(result, labels, ctx) {
   const wrap = h('div', { class: 'compare-body' });
-  const rulings = result.results.filter((r) => r.ruling);
-  let headline;
-  if (!rulings.length) headline = t('compare.none');
-  else if (result.agree) headline = t('compare.agree', { n: rulings.length, all: rulings.length === result.results.length, verdict: t(`verdict.${rulings[0].ruling.verdict}`) });
-  else headline = t('compare.disagree');
-  wrap.appendChild(h('h3', { class: 'compare-head' }, headline));
+  // The referee's own headline, true to its groups ("agree" only where verdicts and conditions agree), then a
+  // line per variant: its verdict and why it differs (the referee's `why`; else its deciding reason).
+  wrap.appendChild(h('h3', { class: 'compare-head', dataset: server }, serverWords(result.headline || '')));
   if (result.onPhone) wrap.appendChild(onPhoneNote());
   wrap.appendChild(houseLine(ctx.house));
-  // One line per variant: its verdict and why, so the deciding difference is read first.
   const reasonOf = (entry) => {
-    if (!entry.ruling) return null;
+    if (!entry.ruling) return '';
+    if (entry.why) return entry.why;
     const first = decidingReasons(entry.ruling, ctx.question)[0];
     return forPlayers(entry.ruling, first ? first.explanation : entry.ruling.summary) || t('check.openPoint');
   };
-  const reasons = result.results.map(reasonOf);
-  wrap.appendChild(h('ul', { class: 'compare-lines' }, result.results.map((entry, i) => h('li', { dataset: { variant: entry.variant } },
+  wrap.appendChild(h('ul', { class: 'compare-lines' }, result.results.map((entry) => h('li', { dataset: { variant: entry.variant } },
     h('strong', { dataset: server }, variantName(entry.variant)), ' ',
     h('span', { class: `pill ${entry.ruling ? entry.ruling.verdict : 'problem'}` }, entry.ruling ? verdictWord(entry.ruling) : t('compare.cannot')),
-    ' ', h('span', { class: 'compare-line-why', dataset: server }, reasons[i] !== null ? serverWords(reasons[i]) : '')))));
+    ' ', h('span', { class: 'compare-line-why', dataset: server }, serverWords(reasonOf(entry)))))));
   const grid = h('div', { class: 'compare-grid' });
   result.results.forEach((entry) => {
     const card = h('article', { class: 'compare-card', dataset: { variant: entry.variant }, 'aria-label': t('compare.cardLabel', { name: variantName(entry.variant) }) });
@@ -343,8 +352,7 @@ async function options(body, labels, ctx) {
   ctx = last.ctx;
   const out = byId('ruling');
   out.classList.remove('stale');
-  clear(out).appendChild(h('p', { class: 'busy' }, t('options.asking')));
-  const done = busy(byId('options-button'));
+  const done = busy(byId('options-button'), out, 'options.asking');
   try {
     const result = await api('POST', '/v1/options', body);
     clear(out).appendChild(renderOptions(result, labels, ctx));
@@ -439,10 +447,20 @@ function moreButton(label, list) {
   return [button, list];
 }
 
+/** A move's verdict in a word; one that turns on facts, the way it is allowed ("Allowed · if your team has a
+ *  meld of sevens", the service's condition) where there is one. */
+function optionVerdict(o) {
+  const facts = o.ruling ? conditionsOf(o.ruling) : [];
+  const way = facts.length ? ways(facts, []).find((w) => w.verdict === 'legal') : null;
+  const verdict = way ? 'legal' : o.verdict;
+  return [h('span', { class: `pill ${verdict}`, dataset: { verdict } }, t(`verdict.${verdict}`)),
+    way ? h('span', { class: 'option-if', dataset: server }, o.condition || way.said) : null];
+}
+
 function optionButton(o, labels, ctx) {
   const panel = h('div', { class: 'option-why', hidden: true });
   const button = h('button', { type: 'button', class: 'option-button', 'aria-expanded': 'false', dataset: { key: o.key } },
-    h('span', { dataset: server }, serverWords(o.description)), h('span', { class: `pill ${o.verdict}` }, t(`verdict.${o.verdict}`)));
+    h('span', { dataset: server }, serverWords(o.description)), optionVerdict(o));
   button.addEventListener('click', () => {
     const open = button.getAttribute('aria-expanded') !== 'true';
     button.setAttribute('aria-expanded', String(open));
@@ -452,6 +470,29 @@ function optionButton(o, labels, ctx) {
   return h('div', null, button, panel);
 }
 
+/** "Is this enough to open?" from the score alone (no meld yet): what the referee says the score asks of an
+ *  opening (`opening_requirement` of POST /v1/options for a team with that score, not opened). */
+async function need(variant, points, ctx) {
+  last = { variant, body: null, labels: {}, ctx: Object.assign({ kind: 'need', points }, ctx) };
+  const out = byId('ruling');
+  out.classList.remove('stale');
+  const done = busy(byId('rule-button'), out, 'ruling.asking');
+  try {
+    const said = (await api('POST', '/v1/options', { variant, situation: { team: { score: points, melds: [] } } })).opening_requirement;
+    clear(out).appendChild(h('div', { class: 'ruling-body' }, h('div', { class: 'verdict need', role: 'status' },
+      h('p', { class: 'verdict-if' }, h('strong', null, t('open.atScore', { n: fmtNumber(points) })), ' ',
+        h('span', { dataset: server }, said ? said.text : '')),
+      said && said.note ? h('p', { class: 'muted', dataset: server }, said.note) : null,
+      h('p', { class: 'verdict-sub' }, t('q.open'), ' \u00b7 ', h('strong', { dataset: server }, variantName(variant))))));
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    clear(out).appendChild(e.offline ? offlineBox() : problemBox(e.problem, {}));
+  } finally {
+    done();
+  }
+  focusHead(out, '.verdict, .problem');
+}
+
 on('facts-changed', factsChanged);
 
-export const ruling = { ask, relabel, options };
+export const ruling = { ask, relabel, options, need };

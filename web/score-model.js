@@ -21,7 +21,8 @@ function teamCount(players) { return players <= 3 ? players : Math.floor(players
 function blankTeam() {
   return { mode: 'counts', natural: 0, mixed: 0, red3: 0, melded: '', hand: '', melds: [[]], handCards: [], penalties: {} };
 }
-function blankRound(n) { return { teams: Array.from({ length: n }, blankTeam), wentOut: -1, concealed: false }; }
+// Who went out starts not said (#42): "nobody" is a fact of the round too, and it scores differently.
+function blankRound(n) { return { teams: Array.from({ length: n }, blankTeam), wentOut: null, concealed: false }; }
 
 /** An old saved game (names only) in the current shape. */
 function upgrade(g) {
@@ -130,6 +131,7 @@ const S = {
   // ---- the service -----------------------------------------------------------------------
 
   body(rounds) {
+    if (rounds.some((round) => round.wentOut === null || round.wentOut === undefined)) throw new EntryError(t('entry.wentOut'), 'went-out');
     const body = { variant: game.variant, players: game.players,
       rounds: rounds.map((round) => ({ teams: game.teams.map((_, i) => teamPayload(round, i, S.teamName(i))) })) };
     if (Object.keys(game.houseRules || {}).length) body.house_rules = game.houseRules;

@@ -2,29 +2,32 @@
  *
  * The facts are kept as they are typed (localStorage), per question, so a follow-up question
  * changes only what differs and a reload loses nothing. The request says only what the family
- * entered: a card is sent only if it was picked; what is known without naming cards (the team has
- * opened, its canastas, a wild card lies in the pile) goes as those facts, and the referee says
- * where a card nobody named would matter. Every pointer of the request is labelled in words (words.js).
+ * entered: a card is sent only if it was picked, a fact only if it was tapped -- no control starts
+ * with a value (#42). A fact the ruling turns on is asked by the referee under its answer (its
+ * `conditions`: "Have you drawn this turn?"), and the answer tapped stays on the form with the
+ * facts (`said`: the question, its choices and the one picked), changeable and removable. Every
+ * pointer of the request is labelled in words (words.js).
  */
 import { cache, languageName, limitsFor, variantsForReader } from './api.js';
 import { JOKER, cardShort, cardsText, kindWords, rankOf } from './cards.js';
-import { checkbox, fieldError, numberField, parseWhole, segmented, stepper } from './controls.js';
+import { checkbox, fieldError, numberField, parseWhole, segmented } from './controls.js';
 import { byId, clear, h, recall, showError, store } from './dom.js';
-import { t } from './i18n.js';
+import { capitalise, t } from './i18n.js';
 import { openPoints } from './openpoints.js';
 import { CardField, CardForm } from './picker.js';
 import { questionForm } from './question-form.js';
 import { ruling } from './ruling.js';
 import { score } from './score-model.js';
 import { SETTLE_KEY, blankFacts, emit, on, settleFacts } from './store.js';
+import { humanPointer } from './words.js';
 
 
 const QUESTIONS = ['take_pile', 'meld', 'open', 'go_out', 'discard', 'options'];
 // Where on the page each fact of a request is entered: a "fill in" the ruling shows leads there (ruling.js).
 const FIELDS = {
-  '/situation/team/score': 'team-score', '/situation/first_round': 'first-round', '/situation/players': 'players-choice',
+  '/situation/team/score': 'team-score', '/situation/players': 'players-choice',
   '/situation/stock_count': 'stock-count', '/situation/player/hand': 'field-hand', '/situation/discard_pile': 'field-options-top',
-  '/situation/team/melds': 'table-meld-0', '/situation/turn/drew': 'turn-choice',
+  '/situation/team/melds': 'table-meld-0', '/situation/turn/drew': 'turn-choice', '/situation/player/hand_count': 'left-choice',
   '/situation/pile_unnamed/wild': 'pile-wild', '/situation/pile_unnamed/black_three': 'pile-black3',
   '/situation/pile_unnamed/red_three_first': 'pile-red3',
 };
@@ -66,7 +69,7 @@ function setVariant(id) {
   if (id) store('cr.variant', id);
   byId('variant-error').hidden = true;
   const players = playersSupported();
-  if (!players.includes(m.players)) m.players = players.includes(4) ? 4 : players[0];
+  if (!players.includes(m.players)) m.players = null; // not said: the referee asks where the count matters
   renderHouse();
   renderFacts();
 }
@@ -148,11 +151,9 @@ function renderFacts() {
   const builders = { take_pile: factsTake, meld: factsMeld, open: factsOpen, go_out: factsOut, discard: factsDiscard, options: factsOptions };
   renderActions();
   root.appendChild(builders[m.question]());
+  const said = saidFacts(part());
+  if (said) root.appendChild(said);
   const common = h('fieldset', { class: 'block' }, h('legend', null, t('table.legend')));
-  if (m.question !== 'discard') {
-    common.appendChild(checkbox(t('table.firstRound'), () => m.firstRound, (v) => { m.firstRound = v; save(); },
-      { hint: t('table.firstRoundHint'), id: 'first-round' }));
-  }
   const players = playersSupported();
   if (players.length > 1) {
     common.appendChild(segmented(t('table.players'), players.map((p) => [p, String(p)]), () => m.players,
@@ -213,53 +214,67 @@ function scoreField(hint, needed) {
     { negative: true, placeholder: t('facts.scoreExample'), hint: hint || t('facts.scoreHint'), id: 'team-score', needed });
 }
 
-/** Has the team melded; its canastas and other melds (for going out, additions, the last card). */
+/** The team: its melds on the table, if the family lists them (else whether it has opened, its canastas ...
+ *  are asked by the referee where they matter), and its score. */
 function teamBlock(tm, opts) {
   const o = opts || {};
   const fs = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
-  if (!o.forceUnopened) {
-    fs.appendChild(segmented(t('facts.opened'), [['no', t('facts.notYet')], ['yes', t('yes')]],
-      () => tm.opened || 'yes', (v) => { tm.opened = v; save(); renderFacts(); }, { name: 'opened' }));
+  if (o.table) {
+    fs.appendChild(meldList(() => tm.table, (v) => setTable(tm, v), t('facts.tableMeld'), {
+      hint: t('facts.tableMeldHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'table-meld' }));
   }
-  const opened = !o.forceUnopened && (tm.opened || 'yes') === 'yes';
-  if (opened) {
-    fs.appendChild(stepper(t('facts.naturalCanastas'), () => tm.natural, (v) => { tm.natural = v; save(); }, { max: 10, id: 'natural' }));
-    fs.appendChild(stepper(t('facts.mixedCanastas'), () => tm.mixed, (v) => { tm.mixed = v; save(); }, { max: 10, id: 'mixed' }));
-    if (o.table) {
-      fs.appendChild(meldList(() => tm.table, (v) => { tm.table = v; }, t('facts.tableMeld'), {
-        hint: t('facts.tableMeldHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'table-meld' }));
-    }
-    if (!nonEmpty(tm.table || []).length) rankFacts(tm).forEach((x) => fs.appendChild(x));
-  }
-  fs.appendChild(scoreField(o.scoreHint, !opened));
+  fs.appendChild(scoreField(o.scoreHint, o.needed));
   return fs;
 }
 
-/** What the family said of the ranks its team has melded, its melds not listed ("no meld of nines"): each
- *  answer given under a ruling stays on the form, to change or take back ("Not sure"). */
-function rankFacts(tm) {
-  return Object.keys(tm.ranks || {}).filter((r) => typeof tm.ranks[r] === 'boolean').map((r) =>
-    segmented(t('fact.hasRank', { kinds: t(`kind.${r}.n`) }), [[true, t('yes')], [false, t('no')], ['unsure', t('facts.rankUnsure')]],
-      () => tm.ranks[r], (v) => { if (v === 'unsure') delete tm.ranks[r]; else tm.ranks[r] = v; save(); renderFacts(); },
-      { name: `has-rank-${r}`, id: `has-rank-${r}` }));
-}
-
-/** The team's facts of the question on screen (its own form's). */
-function teamOfQuestion() {
+/** The facts of the question on screen (its own form's part of the kept facts). */
+function part() {
   return { take_pile: m.take, meld: m.meld, open: m.open, go_out: m.out, discard: m.discard, options: m.options }[m.question];
 }
 
-/** An answer to "Does your team already have a meld of nines?" under a ruling: kept with the form's facts. */
-function tellRank(pointer, value) {
-  const tm = teamOfQuestion();
-  tm.ranks = Object.assign({}, tm.ranks, { [pointer.split('/').pop()]: value });
+const slug = (pointer) => pointer.replace(/^\/situation\//, '').replace(/\W+/g, '-');
+
+/** What the family told the referee under its answers ("Have you drawn this turn?" Yes): each stays on the
+ *  form with its question and choices as the referee gave them, to change or take back ("Not sure"). */
+function saidFacts(tm) {
+  const said = Object.entries(tm.said || {});
+  if (!said.length) return null;
+  const fs = h('fieldset', { class: 'block said' }, h('legend', null, t('facts.said')));
+  said.forEach(([pointer, x]) => fs.appendChild(segmented(x.q, x.c.map(([label], i) => [i, label]).concat([[-1, t('facts.unsure')]]),
+    () => x.v, (v) => { if (v < 0) delete tm.said[pointer]; else x.v = v; save(); renderFacts(); },
+    { name: `said-${slug(pointer)}`, id: `said-${slug(pointer)}` })));
+  return fs;
+}
+
+/** A choice tapped under a ruling (one of its `conditions`): kept with the facts of the question on screen. */
+function tell(condition, i) {
+  const tm = part();
+  tm.said = Object.assign({}, tm.said, { [condition.pointer]: {
+    q: condition.question, c: condition.choices.map((c) => [c.label, c.patch]), v: i } });
   save();
   renderFacts();
 }
 
+/** The said facts into the situation: each choice's JSON merged into it (a JSON Merge Patch onto the request,
+ *  as the service gives it), where the form does not say that fact itself (a box ticked since wins). */
+function withSaid(situation, tm, labels) {
+  const merge = (into, patch) => Object.keys(patch).forEach((k) => {
+    const v = patch[k];
+    if (v && typeof v === 'object' && !Array.isArray(v)) merge(into[k] && typeof into[k] === 'object' ? into[k] : (into[k] = {}), v);
+    else if (!(k in into) && v !== null) into[k] = v;
+  });
+  Object.entries(tm.said || {}).forEach(([pointer, x]) => {
+    if (!x.c[x.v]) return;
+    merge(situation, x.c[x.v][1].situation || {});
+    labels[pointer] = x.q;
+  });
+  return situation;
+}
+
+/** Cards added to a meld of the team's, onto one of the melds listed above (drawn again as they change). */
 function additionBlock(tm) {
-  const fs = h('fieldset', { class: 'block' }, h('legend', null, t('facts.addition')));
   const ranks = [...new Set(nonEmpty(tm.table).map(naturalRank).filter(Boolean))];
+  const fs = h('fieldset', { class: 'block', id: 'addition', dataset: { ranks: ranks.join() } }, h('legend', null, t('facts.addition')));
   if (!ranks.length) {
     fs.appendChild(h('p', { class: 'muted' }, t('facts.additionFirst')));
     return fs;
@@ -267,8 +282,16 @@ function additionBlock(tm) {
   if (!ranks.includes(tm.addTo)) tm.addTo = ranks[0];
   fs.appendChild(segmented(t('facts.onto'), ranks.map((r) => [r, kindWords(r, 2)]), () => tm.addTo,
     (v) => { tm.addTo = v; save(); }, { name: 'add-to' }));
-  fs.appendChild(cardsField(() => tm.add, (v) => { tm.add = v; }, { label: t('facts.youAdd') }));
+  fs.appendChild(cardsField(() => tm.add, (v) => { tm.add = v; }, { label: t('facts.youAdd'), id: 'field-add' }));
   return fs;
+}
+
+/** The team's melds listed: the additions' choice of meld follows them. */
+function setTable(tm, melds) {
+  tm.table = melds;
+  const block = byId('addition');
+  const ranks = [...new Set(nonEmpty(melds).map(naturalRank).filter(Boolean))].join();
+  if (block && block.dataset.ranks !== ranks) queueMicrotask(() => { block.replaceWith(additionBlock(tm)); form.render(); });
 }
 
 function naturalRank(meld) {
@@ -276,17 +299,20 @@ function naturalRank(meld) {
   return naturals.length ? rankOf(naturals[0]) : null;
 }
 
+/** What the family knows of the pile without naming its cards: each box says a fact when ticked, nothing when not. */
+function pileTicks(tk, into) {
+  into.appendChild(checkbox(t('take.wild'), () => tk.wild, (v) => { tk.wild = v; save(); }, { hint: t('take.wildHint'), id: 'pile-wild' }));
+  into.appendChild(checkbox(t('take.red3'), () => tk.red3, (v) => { tk.red3 = v; save(); }, { id: 'pile-red3' }));
+  into.appendChild(checkbox(t('take.black3'), () => tk.black3, (v) => { tk.black3 = v; save(); }, { id: 'pile-black3' }));
+}
+
 function factsTake() {
   const tk = m.take;
   const frag = document.createDocumentFragment();
   const pile = h('fieldset', { class: 'block' }, h('legend', null, t('take.pile')));
-  // The top card decides the "Yes, with nines" choice: draw the form again, then keep picking where it left off.
-  pile.appendChild(cardsField(() => tk.top, (v) => { tk.top = v; save(); queueMicrotask(() => { renderFacts(); focusPicker(); }); }, { label: t('take.top'), max: 1,
+  pile.appendChild(cardsField(() => tk.top, (v) => { tk.top = v; save(); }, { label: t('take.top'), max: 1,
     id: 'field-top', addLabel: t('take.chooseTop') }));
-  pile.appendChild(checkbox(t('take.wild'), () => tk.wild, (v) => { tk.wild = v; save(); },
-    { hint: t('take.wildHint'), id: 'pile-wild' }));
-  pile.appendChild(checkbox(t('take.red3'), () => tk.red3, (v) => { tk.red3 = v; save(); }, { id: 'pile-red3' }));
-  pile.appendChild(checkbox(t('take.black3'), () => tk.black3, (v) => { tk.black3 = v; save(); }, { id: 'pile-black3' }));
+  pileTicks(tk, pile);
   frag.appendChild(pile);
 
   const hand = h('fieldset', { class: 'block' }, h('legend', null, t('take.hand')));
@@ -298,18 +324,7 @@ function factsTake() {
   if (nonEmpty(tk.melds).length) more.open = true;
   frag.appendChild(hand);
 
-  const team = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
-  if (tk.opened === 'rank') tk.opened = 'yes'; // kept by an older page: its meld of the top's rank was made up
-  team.appendChild(segmented(t('facts.opened'), [['no', t('facts.notYet')], ['yes', t('yes')]], () => tk.opened,
-    (v) => { tk.opened = v; save(); renderFacts(); }, { name: 'opened' }));
-  if (tk.opened === 'yes') {
-    team.appendChild(meldList(() => tk.table, (v) => { tk.table = v; }, t('facts.tableMeld'), {
-      hint: t('options.tableHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'table-meld' }));
-  }
-  if ((tk.opened || 'yes') === 'yes' && !nonEmpty(tk.table || []).length) rankFacts(tk).forEach((x) => team.appendChild(x));
-  team.appendChild(scoreField(null, tk.opened === 'no'));
-  team.appendChild(checkbox(t('take.drew'), () => tk.drew, (v) => { tk.drew = v; save(); }, { id: 'drew' }));
-  frag.appendChild(team);
+  frag.appendChild(teamBlock(tk, { table: true }));
   form.extraCards = () => [];
   return frag;
 }
@@ -322,7 +337,7 @@ function factsMeld() {
   fs.appendChild(leftSelect(tm));
   frag.appendChild(fs);
   frag.appendChild(teamBlock(tm, { table: true }));
-  if ((tm.opened || 'yes') === 'yes') frag.appendChild(additionBlock(tm));
+  frag.appendChild(additionBlock(tm));
   form.extraCards = () => [];
   return frag;
 }
@@ -335,7 +350,7 @@ function factsOpen() {
     hint: t('open.hint'), idPrefix: 'open-meld' }));
   fs.appendChild(leftSelect(tm));
   frag.appendChild(fs);
-  frag.appendChild(teamBlock(tm, { forceUnopened: true, scoreHint: t('open.scoreHint') }));
+  frag.appendChild(teamBlock(tm, { needed: true, scoreHint: t('open.scoreHint') }));
   form.extraCards = () => [];
   return frag;
 }
@@ -350,14 +365,8 @@ function factsOut() {
   fs.appendChild(checkbox(t('out.concealed'), () => tm.concealed, (v) => { tm.concealed = v; save(); renderFacts(); },
     { hint: t('out.concealedHint'), id: 'concealed' }));
   frag.appendChild(fs);
-  if (tm.concealed) {
-    const team = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
-    team.appendChild(scoreField(null, true));
-    frag.appendChild(team);
-  } else {
-    frag.appendChild(teamBlock(tm, { table: true }));
-    if ((tm.opened || 'yes') === 'yes') frag.appendChild(additionBlock(tm));
-  }
+  frag.appendChild(teamBlock(tm, { table: !tm.concealed, needed: tm.concealed }));
+  if (!tm.concealed) frag.appendChild(additionBlock(tm));
   form.extraCards = () => [];
   return frag;
 }
@@ -367,12 +376,9 @@ function factsDiscard() {
   const frag = document.createDocumentFragment();
   const fs = h('fieldset', { class: 'block' }, h('legend', null, t('discard.legend')));
   fs.appendChild(cardsField(() => tm.card, (v) => { tm.card = v; }, { label: t('discard.card'), max: 1, id: 'field-card' }));
-  fs.appendChild(segmented(t('discard.last'), [[2, t('no')], [0, t('discard.lastYes')]], () => tm.left, (v) => { tm.left = v; save(); }, { name: 'last-card' }));
+  fs.appendChild(segmented(t('discard.last'), [[2, t('no')], [0, t('discard.lastYes')]], () => tm.left, (v) => { tm.left = v; save(); },
+    { name: 'last-card', id: 'left-choice' }));
   frag.appendChild(fs);
-  const team = h('fieldset', { class: 'block' }, h('legend', null, t('facts.team')));
-  team.appendChild(stepper(t('facts.naturalCanastas'), () => tm.natural, (v) => { tm.natural = v; save(); }, { max: 10, id: 'natural' }));
-  team.appendChild(stepper(t('facts.mixedCanastas'), () => tm.mixed, (v) => { tm.mixed = v; save(); }, { max: 10, id: 'mixed' }));
-  frag.appendChild(team);
   form.extraCards = () => [];
   return frag;
 }
@@ -391,19 +397,10 @@ function factsOptions() {
   const table = h('fieldset', { class: 'block' }, h('legend', null, t('options.table')));
   table.appendChild(cardsField(() => tm.top, (v) => { tm.top = v; save(); queueMicrotask(() => { renderFacts(); focusPicker(); }); },
     { label: t('take.top'), max: 1, id: 'field-options-top', addLabel: t('take.chooseTop'), hint: t('options.topHint') }));
-  if (tm.top.length) {
-    table.appendChild(checkbox(t('take.wild'), () => tm.wild, (v) => { tm.wild = v; save(); }, { hint: t('take.wildHint'), id: 'pile-wild' }));
-    table.appendChild(checkbox(t('take.red3'), () => tm.red3, (v) => { tm.red3 = v; save(); }, { id: 'pile-red3' }));
-    table.appendChild(checkbox(t('take.black3'), () => tm.black3, (v) => { tm.black3 = v; save(); }, { id: 'pile-black3' }));
-  }
-  table.appendChild(segmented(t('facts.opened'), [['no', t('facts.notYet')], ['yes', t('yes')]], () => tm.opened,
-    (v) => { tm.opened = v; save(); renderFacts(); }, { name: 'opened', id: 'options-opened' }));
-  if (tm.opened === 'yes') {
-    table.appendChild(meldList(() => tm.table, (v) => { tm.table = v; }, t('facts.tableMeld'), {
-      hint: t('options.tableHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'table-meld' }));
-  }
-  if ((tm.opened || 'yes') === 'yes' && !nonEmpty(tm.table || []).length) rankFacts(tm).forEach((x) => table.appendChild(x));
-  table.appendChild(scoreField(null, tm.opened === 'no'));
+  if (tm.top.length) pileTicks(tm, table);
+  table.appendChild(meldList(() => tm.table, (v) => { tm.table = v; }, t('facts.tableMeld'), {
+    hint: t('options.tableHint'), addLabel: t('facts.addItsCards'), moreLabel: t('facts.anotherTableMeld'), idPrefix: 'table-meld' }));
+  table.appendChild(scoreField(null, false));
   table.appendChild(numberField(t('options.stock'), () => tm.stock, (v) => { tm.stock = v; save(); },
     { hint: t('options.stockHint'), id: 'stock-count' }));
   frag.appendChild(table);
@@ -414,7 +411,7 @@ function factsOptions() {
 
 function leftSelect(tm) {
   return segmented(t('facts.left'), [[2, t('facts.left2')], [1, '1'], [0, t('facts.left0')]], () => tm.left,
-    (v) => { tm.left = v; save(); }, { name: 'left' });
+    (v) => { tm.left = v; save(); }, { name: 'left', id: 'left-choice' });
 }
 
 // ==========================================================================================
@@ -431,38 +428,37 @@ function teamScore() {
 }
 
 
-/** The pile as the family knows it: the top card named, and what lies under it in words (a wild card, a black
- *  three, a red three first: the ticks). The cards under it are never named for the player (#34). */
+/** The pile as the family knows it: the top card named, and what lies under it that the family ticked (a wild
+ *  card, a black three, a red three first). The cards under it are never named for the player (#34). */
 function pileFacts(tk, labels) {
   labels['/situation/discard_pile'] = t('take.pile');
   labels['/situation/discard_pile/0'] = t('label.pileTop', { card: cardShort(tk.top[0]) });
-  labels['/situation/pile_unnamed/wild'] = t('take.wild');
-  labels['/situation/pile_unnamed/black_three'] = t('take.black3');
-  labels['/situation/pile_unnamed/red_three_first'] = t('take.red3');
-  return { discard_pile: tk.top.slice(), pile_unnamed: { wild: Boolean(tk.wild), black_three: Boolean(tk.black3), red_three_first: Boolean(tk.red3) } };
+  const under = {};
+  [['wild', 'wild', 'take.wild'], ['black3', 'black_three', 'take.black3'], ['red3', 'red_three_first', 'take.red3']].forEach(([own, name, key]) => {
+    if (tk[own]) under[name] = true;
+    labels[`/situation/pile_unnamed/${name}`] = t(key);
+  });
+  return Object.assign({ discard_pile: tk.top.slice() }, Object.keys(under).length ? { pile_unnamed: under } : {});
 }
 
-/** The team as the family gave it: not opened; opened with its melds listed; or opened, its melds not listed,
- *  with the canastas the steppers say (`counted`: the form has them). Nothing is made up. */
-function teamFacts(tm, labels, counted) {
-  const team = { score: teamScore() };
-  if ((tm.opened || 'yes') === 'no') { team.melds = []; return team; }
+/** The team as the family gave it: its score, and its melds where they are listed. Whether it has opened, its
+ *  canastas, its ranks ... only as said under a ruling (`said`). Nothing is made up. */
+function teamFacts(tm, labels) {
+  const team = {};
+  const score = teamScore();
+  if (score !== null) team.score = score;
   const listed = nonEmpty(tm.table || []);
+  labels['/situation/team/melds'] = t('facts.tableMeld');
   if (listed.length) {
     team.melds = listed;
     listed.forEach((meld, i) => { labels[`/situation/team/melds/${i}`] = t('label.teamMeldOf', { cards: cardsText(meld) }); });
-    return team;
   }
-  team.opened = true;
-  labels['/situation/team/melds'] = t('facts.tableMeld');
-  // The ranks it has melded or not, as the family said them (a tap under a ruling): only what was tapped.
-  const said = Object.entries(tm.ranks || {}).filter(([, v]) => typeof v === 'boolean');
-  if (said.length) {
-    team.ranks = Object.fromEntries(said);
-    said.forEach(([r]) => { labels[`/situation/team/ranks/${r}`] = t('fact.hasRank', { kinds: t(`kind.${r}.n`) }); });
-  }
-  if (counted) team.canastas = (tm.natural || 0) + (tm.mixed || 0);
   return team;
+}
+
+/** The situation every question starts from: the players as tapped (where the rules know several counts). */
+function tableFacts() {
+  return m.players && (playersSupported().length > 1 || m.variant === 'all') ? { players: m.players } : {};
 }
 
 function labelCards(labels, base, cards, what) {
@@ -477,12 +473,10 @@ function labelMelds(labels, base, melds, what) {
 
 function buildRequest() {
   const labels = {
-    '/situation/team/score': t('facts.score'), '/situation/players': t('table.players'),
-    '/situation/first_round': t('table.firstRound'), '/variant': t('settle.which'),
+    '/situation/team/score': t('facts.score'), '/situation/players': t('table.players'), '/variant': t('settle.which'),
   };
   if (!m.variant) throw new Problem(t('settle.chooseRules'), 'variant');
-  const situation = { first_round: m.firstRound };
-  if (playersSupported().length > 1 || m.variant === 'all') situation.players = m.players;
+  const situation = tableFacts();
   let action;
   const q = m.question;
   if (q === 'take_pile') {
@@ -491,11 +485,10 @@ function buildRequest() {
     Object.assign(situation, pileFacts(tk, labels));
     const melds = nonEmpty(tk.melds);
     const hand = tk.with.concat(flat(melds));
-    situation.team = teamFacts(tk, labels, false);
+    situation.team = teamFacts(tk, labels);
     // The take form asks for the cards shown, not the whole hand: the hand is given only with the melds laid in
     // the same take (the pile's cards in them are told apart from the hand's), never made complete otherwise.
     if (melds.length) situation.player = { hand };
-    situation.turn = { drew: tk.drew ? 'stock' : null, cards_from_pile: [] };
     labelCards(labels, '/action/with', tk.with, t('take.with'));
     labelCards(labels, '/situation/player/hand', hand, t('seg.hand'));
     action = { type: 'take_pile', with: tk.with };
@@ -506,9 +499,9 @@ function buildRequest() {
     const adds = q === 'meld' && tm.add.length ? [{ to: tm.addTo, cards: tm.add }] : [];
     if (!melds.length && !adds.length) throw new Problem(t('meld.first'), q === 'meld' ? 'new-meld-0' : 'open-meld-0');
     const laid = flat(melds).concat(flat(adds.map((a) => a.cards)));
-    situation.team = q === 'meld' ? teamFacts(tm, labels, true) : { score: teamScore(), melds: [] };
-    situation.player = { hand_count: laid.length + Number(tm.left) };
-    situation.turn = { drew: 'stock', cards_from_pile: [] };
+    // "Is this enough to open?" says the team has not opened: that is the question asked.
+    situation.team = q === 'meld' ? teamFacts(tm, labels) : Object.assign(teamFacts({}, labels), { melds: [] });
+    if (typeof tm.left === 'number') situation.player = { hand_count: laid.length + tm.left };
     action = { type: 'meld', melds };
     labelMelds(labels, '/action/melds', melds, t('facts.newMeld'));
     if (adds.length) { action.add = adds; labelCards(labels, '/action/add/0/cards', tm.add, t('facts.youAdd')); }
@@ -518,10 +511,9 @@ function buildRequest() {
     const adds = !tm.concealed && tm.add.length ? [{ to: tm.addTo, cards: tm.add }] : [];
     if (!melds.length && !adds.length && !tm.discard.length) throw new Problem(t('out.first'), 'out-meld-0');
     const hand = flat(melds).concat(flat(adds.map((a) => a.cards)), tm.discard);
-    const opened = !tm.concealed && (tm.opened || 'yes') === 'yes';
-    situation.team = opened ? teamFacts(tm, labels, true) : { score: teamScore(), melds: [] };
-    situation.player = { hand, has_melded: opened };
-    situation.turn = { drew: 'stock', cards_from_pile: [] };
+    // Going out concealed (ticked): the player has not melded this round, nor has the team.
+    situation.team = tm.concealed ? Object.assign(teamFacts({}, labels), { melds: [] }) : teamFacts(tm, labels);
+    situation.player = tm.concealed ? { hand, has_melded: false } : { hand };
     action = { type: 'go_out', melds };
     labelMelds(labels, '/action/melds', melds, t('facts.newMeld'));
     labelCards(labels, '/situation/player/hand', hand, t('seg.hand'));
@@ -530,13 +522,12 @@ function buildRequest() {
   } else {
     const tm = m.discard;
     if (!tm.card.length) throw new Problem(t('discard.first'), 'field-card');
-    // Only the canastas matter to the last card: the steppers give them (the team's melds are not asked).
-    situation.team = { score: teamScore(), canastas: (tm.natural || 0) + (tm.mixed || 0) };
-    situation.player = { hand_count: Number(tm.left) + 1 };
-    situation.turn = { drew: 'stock', cards_from_pile: [] };
+    situation.team = teamFacts({}, labels);
+    if (typeof tm.left === 'number') situation.player = { hand_count: tm.left + 1 };
     action = { type: 'discard', card: tm.card[0] };
     labels['/action/card'] = t('label.discard', { card: cardShort(tm.card[0]) });
   }
+  withSaid(situation, part(), labels);
   Object.keys(houseRules()).forEach((name) => { labels[`/house_rules/${name}`] = openPoints.question(name); });
   return { situation, action, labels };
 }
@@ -560,6 +551,12 @@ function showProblem(e) {
 async function submit(ev) {
   if (ev) ev.preventDefault();
   if (m.question === 'options') { askOptions(); return; }
+  // "Is this enough to open?" before any meld: what the score alone asks of an opening, from the referee.
+  if (m.question === 'open' && !nonEmpty(m.open.melds).length && m.variant && m.variant !== 'all') {
+    let points = null;
+    try { points = teamScore(); } catch (e) { if (!(e instanceof Problem)) throw e; }
+    if (points !== null) { ruling.need(m.variant, points, { question: 'open', facts: JSON.stringify(m) }); return; }
+  }
   byId('facts-error').hidden = true;
   document.querySelectorAll('#facts .field-error').forEach((x) => { x.hidden = true; });
   let built;
@@ -577,7 +574,7 @@ async function submit(ev) {
     question: m.question, fields: FIELDS,
     facts: JSON.stringify(m), form: questionForm.hintOf(m),
     answer: (name, value) => { setHouseRule(name, value); submit(); },
-    fact: (pointer, value) => { tellRank(pointer, value); submit(); },
+    fact: (condition, i) => { tell(condition, i); submit(); },
   });
 }
 
@@ -585,25 +582,22 @@ async function submit(ev) {
 function buildOptionsRequest() {
   const tm = m.options;
   const labels = {
-    '/situation/team/score': t('facts.score'), '/situation/players': t('table.players'),
-    '/situation/first_round': t('table.firstRound'), '/variant': t('settle.which'),
-    '/situation/stock_count': t('options.stock'), '/situation/team/melds': t('facts.opened'),
-    '/situation/turn/drew': t('options.turn'),
+    '/situation/team/score': t('facts.score'), '/situation/players': t('table.players'), '/variant': t('settle.which'),
+    '/situation/stock_count': t('options.stock'), '/situation/turn/drew': t('options.turn'),
   };
   if (!m.variant) throw new Problem(t('settle.chooseRules'), 'variant');
   if (m.variant === 'all') throw new Problem(t('options.oneVariant'), 'variant');
   if (!tm.hand.length) throw new Problem(t('options.handFirst'), 'field-hand');
-  const situation = { first_round: m.firstRound };
-  if (playersSupported().length > 1) situation.players = m.players;
+  const situation = tableFacts();
   if (tm.top.length) Object.assign(situation, pileFacts(tm, labels));
-  // Opened with no meld listed: the referee is told so, and says where the melds would matter.
-  situation.team = teamFacts(tm, labels, false);
+  situation.team = teamFacts(tm, labels);
   situation.player = { hand: tm.hand.slice() };
   labelCards(labels, '/situation/player/hand', tm.hand, t('options.hand'));
   const stock = parseWhole(tm.stock, null);
   if (Number.isNaN(stock) || (stock !== null && stock < 0)) throw new Problem(t('options.stockError'), 'stock-count');
   if (stock !== null) situation.stock_count = stock;
-  if (tm.turn !== 'unsure') situation.turn = { drew: tm.turn === 'after' ? 'stock' : null };
+  if (tm.turn === 'before' || tm.turn === 'after') situation.turn = { drew: tm.turn === 'after' ? 'stock' : null };
+  withSaid(situation, tm, labels);
   return { situation, labels };
 }
 
@@ -634,7 +628,7 @@ function askOptions() {
   const house = houseRules();
   if (Object.keys(house).length) body.house_rules = house;
   ruling.options(body, built.labels, { question: m.question, facts: JSON.stringify(m), fields: FIELDS, form: questionForm.hintOf(m),
-    fact: (pointer, value) => { tellRank(pointer, value); askOptions(); } });
+    fact: (condition, i) => { tell(condition, i); askOptions(); } });
 }
 
 /**
@@ -642,20 +636,39 @@ function askOptions() {
  * place and it is ruled -- only if the form then asks exactly that question (its request, house rules
  * included, the very one sent: nothing added, nothing lost). Else the form stays as it was: false.
  */
+/** Every value of a JSON object by its pointer (arrays are values). */
+function leaves(v, at, out) {
+  if (v && typeof v === 'object' && !Array.isArray(v)) Object.keys(v).forEach((k) => leaves(v[k], `${at}/${k}`, out));
+  else out[at] = v;
+  return out;
+}
+
 function askSent(d) {
   const got = questionForm.factsOf(d);
   const variant = d.ask === 'compare' ? 'all' : d.variant;
   if (!got || (variant !== 'all' && !cache.byId[variant])) return false;
   const before = JSON.stringify(m);
-  Object.assign(m, { variant, question: got.question, score: got.score, firstRound: got.firstRound, [got.part]: got.facts });
-  if (got.players) m.players = got.players;
+  Object.assign(m, { variant, question: got.question, score: got.score, players: got.players, [got.part]: got.facts });
   if (variant !== 'all' && !gameHere()) m.house[variant] = Object.assign({}, d.house_rules);
-  let built = null;
-  try { built = got.question === 'options' ? buildOptionsRequest() : buildRequest(); } catch (e) { if (!(e instanceof Problem)) throw e; }
+  const build = () => { try { return got.question === 'options' ? buildOptionsRequest() : buildRequest(); } catch (e) { if (!(e instanceof Problem)) throw e; return null; } };
+  let built = build();
   const house = (x) => (x && Object.keys(x).length ? x : undefined);
   // A player count where the rules allow only that one: the form does not ask it, and it says nothing more.
   const sent = Object.assign({}, d.situation);
   if (built && !('players' in built.situation) && playersSupported().length === 1 && sent.players === playersSupported()[0]) delete sent.players;
+  // A fact the form has no control for (an app's `team.opened`, a link without the words it was said in): kept as
+  // said, in the page's words for its place.
+  if (built) {
+    const mine = leaves(built.situation, '/situation', {});
+    Object.entries(leaves(sent, '/situation', {})).forEach(([pointer, value]) => {
+      if (pointer in mine || pointer in got.facts.said) return;
+      const patch = {};
+      pointer.split('/').slice(1).reduce((at, k, i, all) => (at[k] = i === all.length - 1 ? value : {}), patch);
+      got.facts.said[pointer] = { q: capitalise(humanPointer(pointer)),
+        c: [[typeof value === 'boolean' ? t(value ? 'yes' : 'no') : String(value), patch]], v: 0 };
+    });
+    built = build();
+  }
   if (!built || !questionForm.same({ situation: built.situation, action: built.action, house: house(houseRules()) },
     { situation: sent, action: d.action, house: house(d.house_rules) })) {
     Object.assign(m, JSON.parse(before));

@@ -28,19 +28,26 @@ export function on(name, listener) { bus.addEventListener(name, (event) => liste
 export const SETTLE_KEY = 'cr.settle';
 
 export function blankFacts() {
+  // Nothing starts said (#42): a choice left untouched is not sent; `said`: what was told the referee under a ruling.
   return {
-    question: 'take_pile', players: 4, score: '', firstRound: false, house: {},
-    take: { top: [], wild: false, red3: false, black3: false, with: [], opened: 'yes', drew: false, melds: [[]], table: [[]], ranks: {} },
-    meld: { melds: [[]], add: [], addTo: '', opened: 'yes', natural: 0, mixed: 0, table: [[]], ranks: {}, left: 2 },
-    open: { melds: [[]], left: 2 },
-    out: { melds: [[]], add: [], addTo: '', discard: [], opened: 'yes', natural: 0, mixed: 0, table: [[]], ranks: {}, concealed: false },
-    discard: { card: [], left: 2, natural: 0, mixed: 0 },
+    question: 'take_pile', players: null, score: '', house: {},
+    take: { top: [], wild: false, red3: false, black3: false, with: [], melds: [[]], table: [[]], said: {} },
+    meld: { melds: [[]], add: [], addTo: '', table: [[]], said: {}, left: null },
+    open: { melds: [[]], left: null, said: {} },
+    out: { melds: [[]], add: [], addTo: '', discard: [], table: [[]], said: {}, concealed: false },
+    discard: { card: [], left: null, said: {} },
     // "What may I do?": its own short form -- my hand, what the table shows, where I am in the turn.
-    options: { hand: [], top: [], wild: false, red3: false, black3: false, opened: 'yes', table: [[]], ranks: {}, stock: '', turn: 'before' },
+    options: { hand: [], top: [], wild: false, red3: false, black3: false, table: [[]], said: {}, stock: '', turn: null },
   };
 }
 
 const kept = recall(SETTLE_KEY, {});
+// Kept by a page before #42, whose choices started with a value: which were tapped cannot be told, so none is kept.
+if (kept.take && !kept.take.said) {
+  delete kept.players;
+  ['meld', 'open', 'discard'].forEach((k) => { if (kept[k]) delete kept[k].left; });
+  if (kept.options) delete kept.options.turn;
+}
 // Facts kept by an older page may lack a newer form's part: each part starts blank and takes what was kept.
 export const settleFacts = Object.assign(blankFacts(), kept, { variant: null });
 Object.entries(blankFacts()).forEach(([k, v]) => {

@@ -60,9 +60,10 @@ SNAPSHOT_KEPT = """async () => {
 
 
 # Inside the page, from the tap to the answer: what the engine was doing when the tap came, and whether the
-# busy state -- the button marked busy and the note beside it, in view -- was on screen before the answer.
+# busy state -- the button marked busy and the note where the answer will appear, in view -- was on screen before
+# the answer.
 WATCH_TAP = """(selector) => {
-  const w = window.__tap = { awakeAtTap: null, busy: false, noteInView: false, noteWords: null, answered: false };
+  const w = window.__tap = { awakeAtTap: null, busy: false, noteInView: false, noteWords: null, noteIn: null, answered: false };
   const button = document.querySelector(selector);
   button.addEventListener('pointerdown', () => {
     w.awakeAtTap = document.getElementById('engine-status').dataset.awake || null;
@@ -74,7 +75,10 @@ WATCH_TAP = """(selector) => {
     if (document.querySelector('#ruling .on-phone')) { w.answered = true; obs.disconnect(); return; }
     if (button.getAttribute('aria-busy') === 'true') w.busy = true;
     const note = document.querySelector('[data-busy-note]');
-    if (note && inView(note)) { w.noteInView = true; if (w.noteWords === null) w.noteWords = note.textContent; }
+    if (note && inView(note)) {
+      w.noteInView = true;
+      if (w.noteWords === null) { w.noteWords = note.textContent; w.noteIn = note.closest('#ruling') ? 'answer' : 'elsewhere'; }
+    }
   };
   const obs = new MutationObserver(look);
   obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -127,9 +131,9 @@ def test_offline_frozen_pile_ruling_equals_the_online_one(phone_at, live_server,
     page.screenshot(path=screenshots / f"e1-offline-frozen-pile-{lang}.png")
 
 
-def test_a_cold_tap_shows_the_busy_state_where_the_finger_is_before_the_answer(phone, ui_packs, screenshots):
+def test_a_cold_tap_shows_the_busy_state_where_the_answer_will_appear(phone, ui_packs, screenshots):
     """Without signal, a tap while the engine on the phone starts shows at once that it was taken: the button
-    busy and "waking the referee" beside it, in view. Checked as what was on screen before the answer came,
+    busy and "waking the referee" where the answer will appear (#42), in view. Checked as what was on screen before the answer came,
     not as a time. The engine's snapshot is dropped first, so the tap surely finds it starting (a first start
     takes seconds); left be, it keeps a new one, and the next start (a reload) answers the same from it."""
     page, base = phone
@@ -148,7 +152,7 @@ def test_a_cold_tap_shows_the_busy_state_where_the_finger_is_before_the_answer(p
     seen = page.evaluate("window.__tap")
     assert seen["awakeAtTap"] != "yes", f"the engine was awake already when the tap came: {seen}"
     assert seen["busy"] and seen["noteInView"], f"no busy state on screen before the answer: {seen}"
-    assert seen["noteWords"] == words["busy.waking"], seen
+    assert seen["noteWords"] == words["busy.waking"] and seen["noteIn"] == "answer", seen
     expect(page.locator("#rule-button")).not_to_have_attribute("aria-busy", "true")
     expect(page.locator("[data-busy-note]")).to_have_count(0)
     first = shown_ruling(page)

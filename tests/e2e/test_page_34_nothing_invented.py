@@ -1,7 +1,7 @@
-"""Nothing invented (issue #34 item 1), on a 390 x 844 phone: every form, filled as a family fills it, sends
-only cards the player picked. What the family knows without naming cards (the team has opened, its
-canastas, a wild card lies in the pile) goes as those facts; the referee rules where a missing card does not
-matter and says "not settled" where it does.
+"""Nothing invented (issue #34 item 1, #42), on a 390 x 844 phone: every form, filled as a family fills it, sends
+only cards the player picked and facts the player tapped. What the family knows without naming cards (a wild
+card lies in the pile, the team's score) goes as those facts when tapped; the rest is asked by the referee
+where it matters, and goes only as answered.
 """
 
 from __future__ import annotations
@@ -38,12 +38,13 @@ def cards_in(value) -> list[str]:
 
 
 class Picker:
-    """Taps on the card picker, remembering every kind the player picked (the only cards a request may hold)."""
+    """Taps on the card picker, remembering every kind the player picked (the only cards a request may hold),
+    and the facts the player gave by a tap (`said`: pointer -> value, the only facts a request may hold)."""
 
     def __init__(self, page):
         self.page = page
         self.picked: Counter = Counter()
-        self.ranks: dict[str, bool] = {}  # "Does your team already have a meld of nines?" as the player answered
+        self.said: dict[str, object] = {}
 
     def __call__(self, field_id: str, kind_: str, count: int = 1):
         field = self.page.locator(f"#{field_id}")
@@ -61,14 +62,34 @@ def situation_cards(body: dict) -> Counter:
                                               s.get("player"), s.get("turn")]))
 
 
+# Where a request holds cards (checked as cards, above): every other value of a situation is a fact.
+CARD_PLACES = re.compile(r"^/situation/(discard_pile|team/melds|opponents/melds|player/hand|turn/cards_from_pile)$")
+# What a question says by being asked: "Is this enough to open?" -- the team has not opened.
+ASKED = {"open": {"/situation/team/melds": []}}
+
+
+def facts_in(value, at: str = "/situation") -> dict:
+    """Every fact of a situation by its pointer (a list is one value), but the cards and what says nothing (null;
+    but `turn.drew: null`, which says "not drawn yet")."""
+    if isinstance(value, dict):
+        return {p: v for k, x in value.items() for p, v in facts_in(x, f"{at}/{k}").items()}
+    if (value is None and at != "/situation/turn/drew") or (CARD_PLACES.match(at) and value):
+        return {}
+    return {at: value}
+
+
 def check_nothing_invented(body: dict, picker: Picker, form: str):
     shown = situation_cards(body)
     invented = shown - picker.picked
     assert not invented, f"{form}: the request holds cards nobody picked: {dict(invented)}"
     acted = Counter(kind(c) for c in cards_in(body.get("action")))
     assert not acted - picker.picked, f"{form}: the action holds cards nobody picked: {dict(acted - picker.picked)}"
-    said = (body["situation"].get("team") or {}).get("ranks") or {}
-    assert said == picker.ranks, f"{form}: the team's ranks sent are not what the player answered: {said}"
+    given = {**ASKED.get(form, {}), **picker.said}
+    sent = facts_in(body["situation"])
+    made_up = {p: v for p, v in sent.items() if p not in given or given[p] != v}
+    assert not made_up, f"{form}: the request holds facts nobody tapped: {made_up}"
+    missing = {p: v for p, v in picker.said.items() if p.startswith("/situation/") and (p not in sent or sent[p] != v)}
+    assert not missing, f"{form}: facts tapped but not sent as tapped: {missing} (sent {sent})"
 
 
 def watch(page, path):
@@ -82,6 +103,7 @@ def fill_take(page, pick):
     pick("field-top", "9")
     page.locator("#pile-wild").check()
     page.locator("#pile-black3").check()
+    pick.said.update({"/situation/pile_unnamed/wild": True, "/situation/pile_unnamed/black_three": True})
     pick("field-with", "9")
     pick("field-with", "JK")
 
@@ -90,7 +112,8 @@ def fill_meld(page, pick):
     page.locator("label[for=question-meld]").tap()
     pick("new-meld-0", "9", 2)
     pick("new-meld-0", "2")
-    page.locator("#natural [aria-label]").last.tap()  # one natural canasta, said with the stepper
+    page.locator("label[for=left-1]").tap()  # one card left after it
+    pick.said["/situation/player/hand_count"] = 4
 
 
 def fill_open(page, pick):
@@ -106,7 +129,8 @@ def fill_go_out(page, pick):
 def fill_discard(page, pick):
     page.locator("label[for=question-discard]").tap()
     pick("field-card", "9")
-    page.locator("label[for=last-card-0]").tap()
+    page.locator("label[for=last-card-0]").tap()  # my last card
+    pick.said["/situation/player/hand_count"] = 1
 
 
 FORMS = {"take_pile": fill_take, "meld": fill_meld, "open": fill_open, "go_out": fill_go_out, "discard": fill_discard}
@@ -143,6 +167,7 @@ def test_what_may_i_do_sends_only_the_cards_picked(phone):
     pick("field-hand", "JK")
     pick("field-options-top", "7")
     page.locator("#pile-wild").check()
+    pick.said["/situation/pile_unnamed/wild"] = True
     page.locator("#options-button").tap()
     expect(page.locator("#ruling .options-body")).to_be_visible()
     check_nothing_invented(sent[-1], pick, "options")
@@ -163,8 +188,7 @@ def test_a_frozen_pile_said_in_words_is_ruled_and_a_missing_card_said(phone):
     fill_take(page, pick)
     page.locator("#rule-button").tap()
     expect(page.locator("#ruling .verdict")).to_have_attribute("data-verdict", "illegal")
-    assert sent[-1]["situation"]["pile_unnamed"]["wild"] is True
-    assert sent[-1]["situation"]["team"].get("opened") is True and "melds" not in sent[-1]["situation"]["team"]
+    check_nothing_invented(sent[-1], pick, "take_pile")
 
 
 @pytest.mark.parametrize("variant", ["sv-classic", "da-ludo", "no-pagat", "sv-gamerules"])
@@ -181,22 +205,22 @@ def test_whether_the_team_has_nines_is_sent_only_as_tapped(phone, variant):
     pick = Picker(page)
     pick("new-meld-0", "9", 3)
     page.locator("#rule-button").tap()
-    question = page.locator("#fact-rank-9")
+    question = page.locator("#fact-team-ranks-9")
     expect(question).to_be_visible()
     check_nothing_invented(sent[-1], pick, "meld")
     assert "/situation/team/ranks/9" in page.evaluate("() => [...document.querySelectorAll('#ruling [data-pointer]')]"
                                                       ".map((e) => e.dataset.pointer)")
     question.get_by_role("button").last.tap()  # No
-    expect(page.locator("#fact-rank-9")).to_have_count(0)
+    expect(page.locator("#fact-team-ranks-9")).to_have_count(0)
     expect(page.locator("#ruling .verdict")).to_be_visible()
-    pick.ranks = {"9": False}
+    pick.said["/situation/team/ranks/9"] = False
     check_nothing_invented(sent[-1], pick, "meld")
-    said = page.locator("#has-rank-9")
-    expect(said.locator("input[value=false]")).to_be_checked()
+    said = page.locator("#said-team-ranks-9")
+    expect(said.locator("input[value='1']")).to_be_checked()  # the second choice: No
     before = len(sent)
     said.locator("label").last.tap()  # Not sure
     page.locator("#rule-button").tap()
-    expect(page.locator("#fact-rank-9")).to_be_visible()
+    expect(page.locator("#fact-team-ranks-9")).to_be_visible()
     assert len(sent) > before
-    pick.ranks = {}
+    del pick.said["/situation/team/ranks/9"]
     check_nothing_invented(sent[-1], pick, "meld")

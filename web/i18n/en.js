@@ -1,7 +1,5 @@
 /* English. The reference pack: every key the page uses is here (the tests check the others match). */
-
 const n2 = (one, many) => (v) => `${v.n} ${v.n === 1 ? one : many}`;
-
 export default {
   brand: 'Canasta Referee',
   skip: 'Skip to content',
@@ -13,11 +11,11 @@ export default {
   'boot.loading': 'Loading the rule texts…',
   'boot.failed': 'The page could not start',
   'net.offlineEngine': 'Offline: the referee on this phone rules and keeps score.',
+  'net.offlineWaking': 'Offline: waking the referee on this phone…',
   'engine.keeping': (v) => `Keeping the referee on this phone for play without signal: ${v.n} of ${v.of} MB${v.left ? `, ${v.left}` : ''}. Keep this page open.`,
   'engine.ready': 'Ready without signal: rulings and scores work offline.',
   'engine.ask': (v) => `Keep the referee on this phone for play without signal (${v.n} MB)`,
   'engine.left': (v) => (v.n < 10 ? 'a few seconds left' : v.n < 50 ? `about ${Math.round(v.n / 10) * 10} seconds left` : v.n < 90 ? 'about a minute left' : `about ${Math.round(v.n / 60)} minutes left`),
-  'busy.asking': 'Asking the referee…',
   'busy.waking': 'Waking the referee on this phone…',
   'engine.absent': 'Rulings need a connection: this server offers no referee for use without signal.',
   'engine.failed': 'The referee could not be kept on this phone yet; rulings need a connection. It tries again on your next visit.',
@@ -40,7 +38,6 @@ export default {
   'ruling.onPhone': 'Ruled on this phone without signal, by the same rules engine as the service.',
   'net.offline': 'Offline: you can read the rule texts and write down rounds; rulings and totals wait for a connection.',
   yes: 'Yes', no: 'No', cancel: 'Cancel', keep: 'No, keep it', close: 'Close',
-
   // Settle
   'settle.title': 'Settle a dispute',
   'settle.lead': 'Pick your rules and the question. Enter only what the question needs, then tap “Rule on it”.',
@@ -53,14 +50,14 @@ export default {
   'players.range': (v) => `${v.from}–${v.to} players`,
   'q.take_pile': 'May I take the pile?', 'q.meld': 'Is this meld legal?', 'q.open': 'Is this enough to open?',
   'q.go_out': 'May I go out?', 'q.discard': 'May I discard this?',
-  'table.legend': 'The table', 'table.firstRound': 'Still the first round',
-  'table.firstRoundHint': 'The starting player has not had a second turn yet.', 'table.players': 'Players at the table',
+  'table.legend': 'The table',
+  'table.players': 'Players at the table',
   'facts.clear': 'Start a new situation',
   'facts.anotherMeld': '+ Another meld', 'facts.anotherTableMeld': '+ Another meld on the table',
   'facts.score': 'Your team’s score', 'facts.scoreExample': 'e.g. 1500',
   'facts.scoreHint': 'The total before this round. Needed when your team has not melded yet.',
   'facts.scoreError': 'Your team’s score must be a whole number, like 1500 (tap “Minus” for a minus score).',
-  'facts.team': 'Your team', 'facts.opened': 'Has your team melded this round?', 'facts.notYet': 'Not yet',
+  'facts.team': 'Your team',
   'facts.naturalCanastas': 'Natural canastas', 'facts.mixedCanastas': 'Mixed canastas',
   'facts.tableMeld': 'Your team’s meld on the table', 'facts.tableMeldHint': 'All of them, or none: left empty, the referee says where they would matter.',
   'facts.addItsCards': 'Add its cards', 'facts.addition': 'Adding to a meld on the table (optional)',
@@ -74,17 +71,16 @@ export default {
   'take.hand': 'From your hand', 'take.with': 'Cards you show with the top card',
   'take.withHint': 'None if the top card goes onto your team’s meld.',
   'take.alsoMeld': 'Also lay down other melds with it', 'take.alsoMeldHint': 'From your hand, to reach the opening count.',
-  'take.drew': 'I already drew from the stock this turn',
   'take.topFirst': 'Choose the top card of the pile first.',
   'meld.legend': 'What you lay down', 'meld.first': 'Enter the cards of at least one meld.',
   'open.legend': 'Your opening melds', 'open.hint': 'Every meld you lay down together for the opening.',
+  'open.atScore': (v) => `At ${v.n}:`,
   'open.scoreHint': 'The total before this round: it sets how much the opening needs.',
   'out.legend': 'How you go out', 'out.hint': 'Every card left in your hand goes into a meld or the discard.',
   'out.discard': 'Last card discarded (if any)', 'out.concealed': 'Going out concealed',
   'out.concealedHint': 'Nobody on your team has melded this round.', 'out.first': 'Enter the melds you go out with.',
   'discard.legend': 'The discard', 'discard.card': 'Card to discard', 'discard.last': 'Is it your last card?',
   'discard.lastYes': 'Yes, my last card', 'discard.first': 'Choose the card you want to discard.',
-
   // The picker
   'picker.kinds': 'Cards', 'picker.add': 'Add cards', 'picker.more': 'Add more', 'picker.choose': 'Choose the card',
   'picker.change': 'Change', 'picker.done': 'Done',
@@ -102,7 +98,6 @@ export default {
   'step.fewer': (v) => `${v.label}: one fewer`, 'step.more': (v) => `${v.label}: one more`,
   'num.minusShort': 'Minus',
   'num.minus': 'Minus score',
-
   // Words for what the page fills in
   'label.pileTop': (v) => `the top card of the pile (${v.card})`,
   'label.teamMeldOf': (v) => `your team’s meld of ${v.cards}`, 'label.discard': (v) => `the discard (${v.card})`, 'label.inHand': (v) => `${v.card} left in hand`,
@@ -117,14 +112,12 @@ export default {
   'seg.first_round': 'the first round', 'seg.players': 'the number of players', 'seg.variant': 'the rules chosen',
   'seg.drew': 'what you drew this turn', 'seg.has_melded': 'whether you have melded', 'seg.stock_count': 'cards left in the stock',
   'seg.hand_count': 'cards in your hand', 'seg.cards_from_pile': 'cards taken with the pile', 'seg.penalties': 'penalties',
-
   // Problems
   'problem.offline.title': 'No connection to the referee',
   'problem.offline.detail': 'The page could not reach the service. Check the connection and try again.',
   'problem.status': (v) => `The service answered with error ${v.status}`,
   'problem.cannotRule': 'The referee cannot rule on this entry', 'problem.generic': 'Something went wrong',
   'cite.show': 'Show in the rule text',
-
   // A ruling
   'verdict.legal': 'Allowed', 'verdict.illegal': 'Not allowed', 'verdict.undetermined': 'Not settled',
   'verdict.missing': 'More facts needed',
@@ -138,15 +131,12 @@ export default {
   'ruling.allChecks': (v) => `Every check the referee made (${v.n})`, 'ruling.textSays': (v) => `What the text says (${v.n})`,
   'ruling.readings': (v) => `Where the text needed reading (${v.n})`,
   'check.passed': 'passed', 'check.failed': 'failed', 'check.openPoint': 'The rule text leaves this point open; a house rule can settle it.', 'check.open': 'not settled',
-  'compare.none': 'No variant can rule on this entry',
-  'compare.agree': (v) => `${v.all ? `All ${v.n}` : `The ${v.n} that can rule`} agree: ${v.verdict}`,
   'compare.asWritten': 'Compared as each text is written: no house rules.',
   'compare.withHouse': (v) => `Compared with your house rules: ${v.what}`,
   'compare.disagree': 'The variants disagree', 'compare.cannot': 'Cannot rule',
   'compare.cardLabel': (v) => `Ruling under ${v.name}`,
   'compare.reachDifferently': (v) => `Where the texts reach it differently (${v.n})`, 'compare.whyDiffer': (v) => `Why they differ (${v.n})`,
   'outcome.passed': 'passed', 'outcome.failed': 'failed', 'outcome.undetermined': 'not settled', 'outcome.not_checked': 'not checked',
-
   // Open points and house rules
   'open.title': 'The rule text leaves this open',
   'open.lead': 'Answer for your table: the referee rules again at once and remembers your house rule.',
@@ -165,7 +155,7 @@ export default {
   'q.score.red_three': 'How many points is a red three worth?',
   'q.wild.twos': 'Are twos wild in your game?',
   'q.meld.one_per_rank': 'Does a team keep just one meld of each rank?',
-  'fact.hasRank': (v) => `Does your team already have a meld of ${v.kinds}?`, 'facts.rankUnsure': 'Not sure',
+  'facts.said': 'What you told the referee', 'facts.unsure': 'Not sure',
   'q.card_value.black_three': 'How many points is a black three worth?',
   'q.black_three.meld_wilds_allowed': 'May a meld of black threes hold wild cards?',
   'q.opening.negative': 'How much must a team with a minus score meld to open?',
@@ -193,7 +183,6 @@ export default {
   'house.setupLead': 'What your table plays its own way: sent with every score and ruling of this game.',
   'house.loading': 'The rule data is still on its way.', 'house.chooseFirst': 'Choose the rules first.',
   'house.openGroup': 'The text leaves open', 'house.tableGroup': 'Common table choices',
-
   // Keep score
   'score.title': 'Keep score',
   'setup.lead': 'Enter each round as counts or as cards. The referee adds it up by your rules; the game stays on this phone.',
@@ -222,6 +211,7 @@ export default {
   'round.correct': (v) => `Correct round ${v.n}`, 'round.delete': (v) => `Delete round ${v.n}`,
   'round.deleteSure': (v) => `Delete round ${v.n}? The rounds after it are added up again.`, 'round.deleteYes': 'Yes, delete it',
   'round.deleted': (v) => `Round ${v.n} deleted.`,
+  'entry.wentOut': 'Say who went out, or Nobody.',
   'entry.melded': (v) => `${v.team}: the points of the melded cards must be a whole number, 0 or more.`,
   'entry.hand': (v) => `${v.team}: the points left in hand must be a whole number, 0 or more (the referee subtracts them).`,
   'warn.melded': (v) => `${v.team}: ${v.points} melded points is more than the whole deck is worth (${v.max}). Check the entry.`,
@@ -257,7 +247,6 @@ export default {
   'share.copied': 'Copied.', 'share.selectCopy': 'Selected: copy it with your phone’s menu.',
   'newgame.button': 'New game', 'newgame.sure': 'Start over? This game’s rounds will be cleared from this phone.',
   'newgame.yes': 'Yes, clear it',
-
   // Read the rules
   'rules.title': 'Read the rules',
   'rules.lead': 'Every rule the referee uses, side by side, with the words of each text. Tap a quote’s link to read it in place.',
