@@ -456,6 +456,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.opened_contradicts_melds": "This says whether the team has opened, and its melds say the opposite.",
     "error.canastas_unopened": "A team that has not opened has no canastas.",
     "error.canastas_below_at_least": "This says how many canastas the team has, and fewer than it says it has at least.",
+    "error.hand_below_at_least": "This says how many cards the hand holds at least, and the hand holds fewer.",
     "error.has_drawn_contradicts": "This says whether the player has drawn this turn, and where the player drew says "
                                    "the opposite.",
     "error.stock_empty_contradicts": "This says whether the stock is empty, and the count of its cards says the "
