@@ -138,7 +138,9 @@ def _card_price(reader: Reader, prices: dict[str, tuple[int, str | None]], card:
     if name is None and is_red_three(card):
         # a red three laid out is a bonus card, counted among the red threes; where a text does not lay red
         # threes out (a reading of da-ludo), one in a meld or a hand is a card worth the figure the text gives it
-        laid_out = reader.rules.plain_values.get("red_three.laid_out")
+        entry = reader.rules.params.get("red_three.laid_out")
+        laid_out = entry.value if entry is not None and entry.status == Status.STATED and entry.source == "document" \
+            else None
         if laid_out is None:  # not stated outright: read (and its reading recorded) each time, never kept
             stated, laid_out = reader.maybe("red_three.laid_out")
             if not stated or laid_out is not False:
