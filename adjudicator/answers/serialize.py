@@ -123,6 +123,17 @@ def interpretation(i: Interpretation, lang: str, words: bool = True) -> dict:
             "note": note, "summary": said_, "citations": citations(i.citations)}
 
 
+def _deciding_first(r: Ruling, reasons: list) -> list:
+    """The reasons, those the verdict rests on first (:meth:`Ruling.deciding`: a legal ruling's check that was in
+    doubt, an illegal one's failures, an undetermined one's open points), after the table's own check."""
+    deciding = {id(f) for f in r.deciding()}
+    if not deciding:
+        return reasons
+    ahead = [i for i, f in enumerate(r.findings) if f.rule == "table.possible"]
+    ahead += [i for i, f in enumerate(r.findings) if id(f) in deciding and i not in ahead]
+    return [reasons[i] for i in ahead] + [x for i, x in enumerate(reasons) if i not in ahead]
+
+
 def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
     """A ruling as JSON; ``words=False`` leaves out every sentence (the keys, rule ids and citations stay)."""
     out: dict[str, Any] = {"variant": r.variant, "verdict": r.verdict}
@@ -132,6 +143,7 @@ def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
         out["reasons"] = [_finding(f, said_[0], said_[1], True) for f, said_ in zip(r.findings, said_findings)]
     else:
         out["reasons"] = [finding(f, lang, False) for f in r.findings]
+    out["reasons"] = _deciding_first(r, out["reasons"])
     out["interpretations"] = [interpretation(i, lang, words) for i in r.interpretations]
     out["missing"] = list(r.missing)
     out["not_stated"] = list(r.not_stated)
