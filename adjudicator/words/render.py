@@ -11,7 +11,8 @@ plurals by count. Codes never reach the words; they stay in the message.
 
 Templates are ``str.format`` text with two additions: ``{x:pl}`` puts a rank
 in the plural (``{x:a}``: one, with its article: "a seven", "an ace"), ``{x:cap}``
-capitalises and ``{x:word}`` says a small count in words, and ``[[ ... ]]`` marks a part left out when an argument inside it is empty.
+capitalises and ``{x:word}`` says a small count in words, and ``[[ ... ]]``
+marks a part left out when an argument inside it is empty.
 """
 
 from __future__ import annotations
