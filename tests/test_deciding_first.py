@@ -96,3 +96,45 @@ def test_norwegian_says_jokerkort_and_one_word_for_the_discard_pile():
     assert not [line for line in said if "jokerskort" in line]
     assert not [line for line in said if re.search(r"(?<![a-zæøå])[Bb]unken(?![a-zæøå])", line)
                 and "forespørs" not in line]
+
+
+# --- the text's own word beside its quotes: sv-classic's "slängstapeln" -------------------------------------------
+
+FROZEN_TAKE = {"variant": "sv-classic", "action": {"type": "take_pile", "with": ["9C", "9H"]},
+               "situation": {"players": 4, "first_round": False, "stock_count": 30, "discard_pile": ["9D", "3C"],
+                             "team": {"score": 1000, "melds": [["KC", "KD", "KH"]]},
+                             "player": {"hand": ["9C", "9H", "5C"]}, "turn": {"drew": None}}}
+
+
+@pytest.mark.parametrize("lang, note", [("en", "The text calls the pile “slängstapeln”."),
+                                        ("sv", "Texten kallar kasthögen ”slängstapeln”."),
+                                        ("nb", "Teksten kaller kastebunken «slängstapeln»."),
+                                        ("da", "Teksten kalder bunken »slängstapeln«.")])
+def test_a_ruling_quoting_slangstapeln_says_it_is_the_pile(client, lang, note):
+    resp = client.post(f"/v1/adjudicate?lang={lang}", json=FROZEN_TAKE)
+    assert resp.status_code == 200
+    ruling = resp.get_json()
+    assert ruling["own_words"] == [{"word": "pile", "text_word": "slängstapeln", "note": note}]
+    quotes = [c["quote"] for r in ruling["reasons"] for c in r["citations"]]
+    assert any("slängstapeln" in q for q in quotes)
+
+
+def test_own_words_only_where_the_quotes_hold_them():
+    other = dict(FROZEN_TAKE, variant="no-pagat")
+    assert "own_words" not in ruled(other)
+    draw = dict(FROZEN_TAKE, action={"type": "draw"})
+    said = ruled(draw)
+    assert ("own_words" in said) == any("slängstapeln" in c["quote"] for r in said["reasons"] for c in r["citations"])
+    bare = answer("adjudicate", FROZEN_TAKE, "en", words=False).document
+    assert bare["own_words"] == [{"word": "pile", "text_word": "slängstapeln"}]
+
+
+def test_every_own_word_is_in_its_text_and_names_a_word_of_the_service():
+    from adjudicator.variants import VariantError, _own_words
+    from adjudicator.words.catalogue import WORDS
+    for variant in VARIANTS.values():
+        for code, own in variant.own_words:
+            assert code in WORDS and own.lower() in variant.text.lower()
+    assert dict(VARIANTS["sv-classic"].own_words) == {"pile": "slängstapeln"}
+    with pytest.raises(VariantError):
+        _own_words("x", "En text om kasthögen.", {"pile": "slängstapeln"})

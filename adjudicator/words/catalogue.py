@@ -274,6 +274,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "summary.depends": "Cannot say under {variant} whether you may {action}: it depends on {points} ({readings}).",
     "summary.lacks": "the referee needs to know {facts}",
     "summary.by_house_rule": "Your house rule settles it: {rules}.",
+    "own_word": "The text calls the {word} “{own}”.",  # beside the quotes: the text's own word for a thing
     "summary.not_settled": "the rules do not say {parameters}",
     # --- a ruling on a fact the table did not give, ruled under each of its values (rules.conditions) ------
     "summary.if_legal": "Allowed under {variant} {condition}: you may {action}.",
