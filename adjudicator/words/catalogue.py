@@ -407,6 +407,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "compare.headline_group": "{variants}: {outcome}",
     "compare.outcome": "{verdict}",
     "compare.outcome_if": "{verdict} {condition}",
+    "compare.outcome_parting": "{outcome} ({conditions}: {verdict})",  # where two outcomes read alike
     "compare.outcome_impossible": "this table cannot happen",
     "compare.why_condition": "{choices:cap}.",
     "compare.why_choice": "{condition}: {verdict}",
