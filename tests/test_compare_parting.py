@@ -41,10 +41,15 @@ def test_the_library_says_the_parting_in_the_groups_outcome():
     assert groups[0].outcome != groups[1].outcome
 
 
-def test_outcomes_that_read_apart_are_left_as_they_are(client):
+def test_three_groups_alike_read_apart_and_a_lone_outcome_is_left_as_it_is(client):
+    """A draw, the stock count not given: three groups "allowed while the stock has cards", parting where the stock
+    is empty (a meld of sevens); a group with nothing further to say keeps its outcome."""
     draw = {"situation": {"players": 4, "first_round": False, "discard_pile": ["7H"], "turn": {"drew": None},
                           "team": {"score": 1000, "opened": True}, "player": {"hand": ["7C", "7D", "KS"]}},
             "action": {"type": "draw"}}
     out = client.post("/v1/compare", json=draw).get_json()
-    [legal] = [g for g in out["groups"] if g["verdict"] == "legal"]
-    assert legal["outcome"] == "allowed"  # no other group reads "allowed"
+    outcomes = [g["outcome"] for g in out["groups"]]
+    assert len(outcomes) == 3 and len(set(outcomes)) == 3, outcomes
+    assert "allowed while the stock has cards" in outcomes
+    out = client.post("/v1/compare", json=dict(draw, situation=dict(draw["situation"], stock_count=20))).get_json()
+    assert out["agree"] and out["headline"] == "All 4 variants agree: allowed."
