@@ -295,7 +295,9 @@ def paths_disagree(body: dict, seen: Counter) -> list[str]:
     _, compared = _post("/v1/compare", compare_body)
     if "results" in compared:
         row = next(r for r in compared["results"] if r["variant"] == body["variant"])
-        if {k: (_problem_part(v) if k == "problem" else v) for k, v in row.items() if k != "variant"} != expected:
+        # (a row's ``why`` is the comparison's line on why this variant parts from the others: no part of its ruling)
+        if {k: (_problem_part(v) if k == "problem" else v) for k, v in row.items()
+                if k not in ("variant", "why")} != expected:
             faults.append("compare row differs")
         refused = any("problem" in r for r in compared["results"])
         ruled = any("ruling" in r for r in compared["results"])
@@ -367,6 +369,9 @@ def listing_faults(body: dict, single: dict, seen: Counter) -> list[str]:
     """The move is listed exactly when legal or undetermined, with the same verdict (where the listing is
     complete and the move's group fits on one page)."""
     status, options = _post("/v1/options?limit=1000", {k: v for k, v in body.items() if k != "action"})
+    if status == 413:  # a page this long is more work than one request may be (web_api budgets): nothing to check
+        seen["listing too long to check"] += 1
+        return []
     if status != 200:
         return [f"options answered {status} for a table the ruling rules"]
     table = body["situation"]
@@ -600,7 +605,8 @@ def test_a_table_from_a_real_deal_is_never_refused_and_replay_rules_alike(vid, s
     teams = team_count(request.rules, request.players)
     sit = situation_of(request, done.table, teams, done.table.seat)
     table = situation_body(sit)
-    status, options = _post("/v1/options?limit=1000", {"variant": vid, "situation": table})
+    # (a page the budgets allow: a long page is refused as too much work, 413, whatever the table)
+    status, options = _post("/v1/options?limit=200", {"variant": vid, "situation": table})
     assert status == 200, options  # a table from a real deal is never refused
     listed = [o["action"] for g in options["groups"] for o in g["options"]]
     action = rng.choice(listed) if listed and rng.random() < 0.5 else random_action(rng, table)

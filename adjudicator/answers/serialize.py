@@ -698,7 +698,8 @@ def _replay_stop(s: Any, lang: str) -> dict:
 
 def _replay_entry(e: Any, lang: str) -> dict:
     out: dict[str, Any] = {"index": e.index, "player": e.player, "verdict": e.verdict,
-                           "rules": [] if e.ruling is None else list(dict.fromkeys(f.rule for f in e.ruling.findings))}
+                           "rules": [] if e.ruling is None else list(dict.fromkeys(
+                               f.rule for f in _deciding_first(e.ruling, list(e.ruling.findings))))}
     if e.event is not None:
         out["event"] = e.event
     if e.reason is not None and e.ruling is None:
