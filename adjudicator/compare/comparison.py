@@ -36,7 +36,7 @@ from typing import Any, Callable
 from ..rules.engine import rule
 from ..model.errors import AdjudicatorError, ImpossibleInput, RuleNotStated
 from ..model.enums import Verdict
-from ..model.findings import UNDETERMINED, Finding, HouseRuleUsed, Ruling
+from ..model.findings import LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Ruling
 from ..rules.judge import cited
 from ..model.messages import Fact, Items, Message, Param, ParamValue, Word, msg
 from ..options.listing import Options, legal_moves
@@ -314,7 +314,7 @@ def _outcome_words(ruling: Ruling) -> Message:
     if not ruling.conditions:
         return msg("compare.outcome", verdict=Word(ruling.verdict))
     condition = ruling.conditions[0]
-    lead = next((c for c in condition.choices if c.verdict == "legal"), condition.choices[0])
+    lead = next((c for c in condition.choices if c.verdict == LEGAL), condition.choices[0])
     return msg("compare.outcome_if", verdict=Word(lead.verdict), condition=lead.condition)
 
 
