@@ -232,3 +232,15 @@ def test_no_module_of_the_engine_keeps_a_table_of_its_own():
                     found.append(f"{where[0]}:{node.lineno} {name}")
     assert not found, ("keep what is made once with the variant it depends on (Variant.once) or in a bounded "
                        f"Memo, keyed by values: {found}")
+
+
+def test_a_value_no_longer_worked_out_with_the_variant_is_read_nowhere():
+    """A derived value removed from the variant (``plain_values``, issue 44) was still read by a newer line of
+    the scoring (a red three in a hand): every score with one answered 500. A red three in a meld or a hand is
+    priced under each variant, as the text states it and as a house rule sets it."""
+    red_three_held = {"players": 4, "teams": [{"name": "A", "melds": [["KH", "KS", "KD"]], "hand": ["3H", "5C"]},
+                                              {"name": "B", "melds": [], "hand": ["5H"]}]}
+    for vid in VARIANTS:
+        for house in ({}, {"red_three.laid_out": False}, {"red_three.laid_out": True}):
+            result = answer("score", {**red_three_held, "variant": vid, "house_rules": house}, "en")
+            assert result.status in (200, 422), (vid, house, result.status)
