@@ -40,6 +40,7 @@ ratios are the comparable figures.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import datetime as dt
 import http.client
@@ -50,6 +51,7 @@ import os
 import platform
 import re
 import resource
+import shlex
 import shutil
 import signal
 import socket
@@ -528,6 +530,7 @@ def _py_worker(host: str, port: int, work: dict, threads: int, deadline: float, 
     latencies: list[list[float]] = [[] for _ in range(threads)]
     status_errors = [0] * threads
     socket_errors = [0] * threads
+    statuses: list[dict[int, int]] = [{} for _ in range(threads)]
 
     def loop(i: int) -> None:
         conn = http.client.HTTPConnection(host, port, timeout=10)
@@ -549,6 +552,7 @@ def _py_worker(host: str, port: int, work: dict, threads: int, deadline: float, 
             latencies[i].append(time.perf_counter() - t0)
             if not 200 <= resp.status < 400:
                 status_errors[i] += 1
+                statuses[i][resp.status] = statuses[i].get(resp.status, 0) + 1
         conn.close()
 
     pool = [threading.Thread(target=loop, args=(i,)) for i in range(threads)]
@@ -556,7 +560,11 @@ def _py_worker(host: str, port: int, work: dict, threads: int, deadline: float, 
         t.start()
     for t in pool:
         t.join()
-    out.put(([x for lat in latencies for x in lat], sum(status_errors), sum(socket_errors)))
+    said: dict[int, int] = {}
+    for counts in statuses:
+        for status, n in counts.items():
+            said[status] = said.get(status, 0) + n
+    out.put(([x for lat in latencies for x in lat], sum(status_errors), sum(socket_errors), said))
 
 
 def run_python(url: str, work: dict, connections: int, duration: float, max_requests: int) -> dict:
@@ -584,7 +592,8 @@ def run_python(url: str, work: dict, connections: int, duration: float, max_requ
 
     return {"requests": len(lat), "rps": len(lat) / elapsed, "p50_ms": pct(0.50), "p99_ms": pct(0.99),
             "max_ms": lat[-1] * 1000, "non_2xx": sum(r[1] for r in results),
-            "socket_errors": sum(r[2] for r in results), "client": "python"}
+            "socket_errors": sum(r[2] for r in results), "client": "python",
+            "statuses": {k: sum(r[3].get(k, 0) for r in results) for r in results for k in r[3]}}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -708,7 +717,9 @@ def one_run(server: Server, args, work: dict, use_wrk: bool, tmp: Path, duration
     elapsed = time.monotonic() - t0
     srv = tree_cpu_seconds(server.proc.pid) - srv0
     cli = children_cpu_seconds() - cli0
-    res["server_cpu_us"] = srv / max(res["requests"], 1) * 1e6
+    # over the requests answered: a refusal's CPU (a heavy request shed under the crowd, issue 45) is charged to
+    # the answers, so a refused request never makes the work look cheaper
+    res["server_cpu_us"] = srv / max(res["requests"] - res["non_2xx"], 1) * 1e6
     res["client_cores"] = cli / elapsed
     res["foreign_cores"] = max(0.0, (system_busy_seconds() - sys0 - srv - cli) / elapsed)
     return res
@@ -740,16 +751,16 @@ def measure(args, workloads: dict, tmp: Path, label: str | None = None) -> dict:
     names = selected(workloads, args.only)
     trees = getattr(args, "against_roots", None) or {}
     for name in [n for n in names if workloads[n].get("server") is None and n != "GET /healthz"]:
-        for i, label in enumerate(trees, 1):  # each endpoint served by every other tree too, in the same rounds
-            workloads[f"{name} ({label})"] = {**workloads[name], "server": f"against:{label}", "twin_of": name}
-            names.insert(names.index(name) + i, f"{name} ({label})")
+        for i, tree in enumerate(trees, 1):  # each endpoint served by every other tree too, in the same rounds
+            workloads[f"{name} ({tree})"] = {**workloads[name], "server": f"against:{tree}", "twin_of": name}
+            names.insert(names.index(name) + i, f"{name} ({tree})")
     runs: dict[str, list[dict]] = {n: [] for n in names}
     with contextlib.ExitStack() as servers:
         server = servers.enter_context(start_server(args, tmp))
         serving = {"floor": servers.enter_context(start_server(args, tmp, app="bench.http_bench:floor_app()")),
                    "machinery": servers.enter_context(start_server(args, tmp, app="bench.http_bench:machinery_app()"))}
-        for label, root in trees.items():
-            serving[f"against:{label}"] = servers.enter_context(start_server(args, tmp, root=root))
+        for tree, root in trees.items():
+            serving[f"against:{tree}"] = servers.enter_context(start_server(args, tmp, root=root))
         for name in [n for n in names if workloads[n].get("twin_of")]:  # a tree of another day may refuse
             work = workloads[name]                                        # a body of today's: it is left out
             kept = answered_ok(serving[work["server"]], work)
@@ -773,7 +784,7 @@ def measure(args, workloads: dict, tmp: Path, label: str | None = None) -> dict:
                 print(f"  {label or ''}[{rnd + 1}/{args.repeat}] {name:32s} {res['rps']:7.0f} req/s  "
                       f"p50 {res['p50_ms']:6.2f} ms  p99 {res['p99_ms']:6.2f} ms  "
                       f"server CPU {res['server_cpu_us']:6.0f} µs/req  other load {res['foreign_cores']:.2f} cores  "
-                      f"errors {res['non_2xx'] + res['socket_errors']}", flush=True)
+                      f"errors {res['non_2xx'] + res['socket_errors']} {res.get('statuses') or ''}", flush=True)
         log_errors = [e for srv in (server, *serving.values()) for e in srv.errors_in_log()]
         ready, cmd, floor_cmd = server.ready_s, server.cmd, floor.cmd
     results = {}
@@ -1058,7 +1069,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.repeat} × {args.duration:.0f} s per endpoint")
     for name, work in workloads.items():
         print(f"  {name}: {work['mix']}")
-    command = " ".join(["python", "bench/http_bench.py", *(argv if argv is not None else sys.argv[1:])])
+    command = shlex.join(["python", "bench/http_bench.py", *(argv if argv is not None else sys.argv[1:])])
     when = f"{dt.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}"
 
     if args.in_process and args.engine != "python":
@@ -1093,6 +1104,8 @@ def main(argv: list[str] | None = None) -> int:
         label, _, where = given.rpartition("=")
         label = label or where
         args.against_roots[label] = Path(where) if Path(where).is_dir() else exported(where)
+        if not Path(where).is_dir():
+            atexit.register(shutil.rmtree, args.against_roots[label], True)  # the export: removed when done
         print(f"against: {label}: {where} in {args.against_roots[label]}")
     with tempfile.TemporaryDirectory(prefix="http_bench-") as tmpdir:
         tmp = Path(tmpdir)
@@ -1143,7 +1156,7 @@ def main(argv: list[str] | None = None) -> int:
         "- Bodies (each answered 200 in-process before the run): "
         + "; ".join(f"`{n}`: {w['mix']}" for n, w in workloads.items() if w["bodies"] and n in results),
         "- *Server CPU µs/req*: the gunicorn processes' user + system time (`/proc`) over the requests "
-        "answered; median of the rounds (min–max). *Floor ratio*: the floor's CPU per request over the "
+        "answered (a refused request's CPU charged to the answered ones); median of the rounds (min–max). *Floor ratio*: the floor's CPU per request over the "
         "endpoint's, per round, median -- the share of bare Flask's throughput a CPU-bound server keeps on "
         "this endpoint; little moved by other load on the machine, unlike requests/s and latency.",
         "",
