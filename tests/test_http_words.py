@@ -14,7 +14,7 @@ from problems import assert_problem
 from ruling_table import payloads as matrix_payloads
 
 VARIANT_IDS = list(load_all())
-WORDS = {"summary", "explanation", "note", "explanations", "question", "label"}  # the members that are sentences
+WORDS = {"summary", "explanation", "note", "explanations", "question", "label", "condition"}  # the members that are sentences
 
 
 def payloads() -> list[dict]:

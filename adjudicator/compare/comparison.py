@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..rules.engine import rule
+from ..model.enums import Verdict
 from ..model.errors import AdjudicatorError, ImpossibleInput, RuleNotStated
 from ..model.findings import Finding, HouseRuleUsed, Ruling
 from ..rules.judge import cited
@@ -275,7 +276,7 @@ def _outcome_words(ruling: Ruling) -> Message:
     if not ruling.conditions:
         return msg("compare.outcome", verdict=Word(ruling.verdict))
     condition = ruling.conditions[0]
-    lead = next((c for c in condition.choices if c.verdict == "legal"), condition.choices[0])
+    lead = next((c for c in condition.choices if c.verdict == Verdict.LEGAL), condition.choices[0])
     return msg("compare.outcome_if", verdict=Word(lead.verdict), condition=lead.condition)
 
 

@@ -44,7 +44,6 @@ class Value:
     supply: Callable[[Situation], Situation] = field(compare=False, repr=False)
 
 
-
 def _supplying(**changes: Any) -> Callable[[Situation], Situation]:
     """A value's supply made in a loop (each value its own ``changes``; a lambda's default argument is
     beyond mypyc's inference)."""
@@ -54,6 +53,7 @@ def _supplying(**changes: Any) -> Callable[[Situation], Situation]:
 def _supplying_team(**changes: Any) -> Callable[[Situation], Situation]:
     """:func:`_supplying` for the team's facts."""
     return lambda s: replace(s, team=replace(s.team, **changes))
+
 
 @dataclass(frozen=True, slots=True)
 class Asked:

@@ -216,6 +216,11 @@ def merge_alike(first: Ruling, runs: list[tuple[tuple, Ruling]], said: list[Mess
         across += [a for a in r.across if a not in across]
         consequences += [c for c in r.consequences if c not in consequences]
     verdict = rulings[0].verdict
+    if verdict == ILLEGAL:  # refused under every value, perhaps by a different check under each: a check that
+        # fails under some value is a reason the play fails (its words say under which), so the refusal names them
+        failing = {f.rule for r in rulings for f in r.findings if f.passed is False}
+        findings = tuple(replace(f, passed=False) if f.passed is None and f.rule in failing else f
+                         for f in findings)
     return _changed(first, verdict=verdict, findings=findings, interpretations=tuple(interpretations.values()),
                    missing=tuple(missing), not_stated=tuple(not_stated), across=tuple(across),
                    consequences=tuple(consequences) if verdict != ILLEGAL else (), readings=(), open_points=(),

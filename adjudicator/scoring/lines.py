@@ -162,9 +162,10 @@ def _card_price(reader: Reader, prices: dict[str, tuple[int, str | None]], card:
 
 def _outright(reader: Reader, name: str) -> tuple[bool, Any]:
     """(whether the document states ``name`` outright, that value): one with no interpretation to record."""
-    entry = reader.rules.params[name]
-    outright = entry.status == Status.STATED and entry.source == "document"
-    return outright, entry.value if outright else None
+    entry = reader.rules.params.get(name)
+    if entry is None or entry.status != Status.STATED or entry.source != "document":
+        return False, None
+    return True, entry.value
 
 
 def _table_from_cards(reader: Reader, team: TeamRound, melds: tuple[tuple[str, ...], ...], meld_values: list[int],

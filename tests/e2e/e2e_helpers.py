@@ -10,6 +10,9 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 WEB = Path(__file__).resolve().parents[2] / "web"
+# How long a test waits for the phone's engine (its boot, its first answer, its files kept): a bound on a hang, not
+# a speed. On a loaded 2-core machine the engine's first offline answer took up to ~100 s (60 s failed at load 13).
+ENGINE_WAIT = 180_000
 
 
 def api(base: str, method: str, path: str, body: dict | None = None) -> dict:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from e2e_helpers import Taps, open_page, pick
+from e2e_helpers import ENGINE_WAIT, Taps, open_page, pick
 from playwright.sync_api import expect
 
 LOCALES = {"en": "en-GB", "sv": "sv-SE", "nb": "nb-NO", "da": "da-DK"}
@@ -27,7 +27,7 @@ def bodies_of(page, path: str) -> list[dict]:
 
 def options_shown(page):
     body = page.locator("#ruling .options-body")
-    expect(body).to_be_visible(timeout=60_000)
+    expect(body).to_be_visible(timeout=ENGINE_WAIT)
     return body
 
 

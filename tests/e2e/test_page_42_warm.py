@@ -9,7 +9,7 @@ what the page said and when, not as a time (the times are bench/page_bench.py's 
 from __future__ import annotations
 
 import pytest
-from e2e_helpers import Taps, open_page
+from e2e_helpers import ENGINE_WAIT, Taps, open_page
 from playwright.sync_api import expect
 from test_engine_offline import SNAPSHOT_KEPT, WATCH_TAP, engine_installed, frozen_pile, wait_until_engine_kept
 
@@ -56,7 +56,7 @@ def test_ready_without_signal_is_said_once_the_engine_has_ruled_so_the_first_tap
 
     page.evaluate(WATCH_TAP, "#rule-button")
     page.locator("#rule-button").tap()
-    expect(page.locator("#ruling .on-phone")).to_have_text(words["ruling.onPhone"], timeout=60_000)
+    expect(page.locator("#ruling .on-phone")).to_have_text(words["ruling.onPhone"], timeout=ENGINE_WAIT)
     seen = page.evaluate("window.__tap")
     assert seen["awakeAtTap"] == "yes", f"the first tap after 'ready' found the engine asleep: {seen}"
     assert seen["noteWords"] != words["busy.waking"], f"the first tap after 'ready' waited for the engine: {seen}"
