@@ -454,7 +454,7 @@ def comparison(c: Comparison, lang: str, problem_type=lambda slug: slug, words: 
     for result in results:
         if result["variant"] in why and "ruling" in result:  # a refusal says why itself
             result["why"] = said(why[result["variant"]], lang)
-    out = {"kind": c.kind, "variants": list(c.variants)}
+    out: dict[str, Any] = {"kind": c.kind, "variants": list(c.variants)}
     if c.headline is not None:
         out["headline"] = said(c.headline, lang)
     out.update({"results": results, "agree": c.agree, "groups": groups,
