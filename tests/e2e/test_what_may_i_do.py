@@ -22,6 +22,12 @@ def fill_frozen_pile(page, tap, words):
     tap(top.locator(".chip.add"))
     pick(tap, top, "9")
     tap(page.get_by_text(words["take.wild"]))
+    # Said, not pre-filled (#42): not drawn yet, and the team's meld of kings on the table (it has melded), so the
+    # take is decided.
+    tap(page.locator("label[for=turn-before]"))
+    table = page.locator("#table-meld-0")
+    tap(table.locator(".chip.add"))
+    pick(tap, table, "K", 3)
 
 
 def check_options(page, base, words, lang):
