@@ -40,6 +40,7 @@ ratios are the comparable figures.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import datetime as dt
 import http.client
@@ -50,6 +51,7 @@ import os
 import platform
 import re
 import resource
+import shlex
 import shutil
 import signal
 import socket
@@ -528,6 +530,7 @@ def _py_worker(host: str, port: int, work: dict, threads: int, deadline: float, 
     latencies: list[list[float]] = [[] for _ in range(threads)]
     status_errors = [0] * threads
     socket_errors = [0] * threads
+    statuses: list[dict[int, int]] = [{} for _ in range(threads)]
 
     def loop(i: int) -> None:
         conn = http.client.HTTPConnection(host, port, timeout=10)
@@ -549,6 +552,7 @@ def _py_worker(host: str, port: int, work: dict, threads: int, deadline: float, 
             latencies[i].append(time.perf_counter() - t0)
             if not 200 <= resp.status < 400:
                 status_errors[i] += 1
+                statuses[i][resp.status] = statuses[i].get(resp.status, 0) + 1
         conn.close()
 
     pool = [threading.Thread(target=loop, args=(i,)) for i in range(threads)]
@@ -556,7 +560,11 @@ def _py_worker(host: str, port: int, work: dict, threads: int, deadline: float, 
         t.start()
     for t in pool:
         t.join()
-    out.put(([x for lat in latencies for x in lat], sum(status_errors), sum(socket_errors)))
+    said: dict[int, int] = {}
+    for counts in statuses:
+        for status, n in counts.items():
+            said[status] = said.get(status, 0) + n
+    out.put(([x for lat in latencies for x in lat], sum(status_errors), sum(socket_errors), said))
 
 
 def run_python(url: str, work: dict, connections: int, duration: float, max_requests: int) -> dict:
@@ -584,7 +592,8 @@ def run_python(url: str, work: dict, connections: int, duration: float, max_requ
 
     return {"requests": len(lat), "rps": len(lat) / elapsed, "p50_ms": pct(0.50), "p99_ms": pct(0.99),
             "max_ms": lat[-1] * 1000, "non_2xx": sum(r[1] for r in results),
-            "socket_errors": sum(r[2] for r in results), "client": "python"}
+            "socket_errors": sum(r[2] for r in results), "client": "python",
+            "statuses": {k: sum(r[3].get(k, 0) for r in results) for r in results for k in r[3]}}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -708,7 +717,9 @@ def one_run(server: Server, args, work: dict, use_wrk: bool, tmp: Path, duration
     elapsed = time.monotonic() - t0
     srv = tree_cpu_seconds(server.proc.pid) - srv0
     cli = children_cpu_seconds() - cli0
-    res["server_cpu_us"] = srv / max(res["requests"], 1) * 1e6
+    # over the requests answered: a refusal's CPU (a heavy request shed under the crowd, issue 45) is charged to
+    # the answers, so a refused request never makes the work look cheaper
+    res["server_cpu_us"] = srv / max(res["requests"] - res["non_2xx"], 1) * 1e6
     res["client_cores"] = cli / elapsed
     res["foreign_cores"] = max(0.0, (system_busy_seconds() - sys0 - srv - cli) / elapsed)
     return res
@@ -738,24 +749,34 @@ def measure(args, workloads: dict, tmp: Path, label: str | None = None) -> dict:
     """Start the server and the floor once; run every endpoint ``args.repeat`` times, interleaved; medians."""
     use_wrk = bool(args.client == "wrk" or (args.client == "auto" and shutil.which("wrk")))
     names = selected(workloads, args.only)
-    against = getattr(args, "against_root", None)
-    if against is not None:  # each of the service's endpoints served by the other tree too, in the same rounds
-        for name in [n for n in names if workloads[n].get("server") is None and n != "GET /healthz"]:
-            workloads[name + AGAINST] = {**workloads[name], "server": "against"}
-            names.insert(names.index(name) + 1, name + AGAINST)
+    trees = getattr(args, "against_roots", None) or {}
+    for name in [n for n in names if workloads[n].get("server") is None and n != "GET /healthz"]:
+        for i, tree in enumerate(trees, 1):  # each endpoint served by every other tree too, in the same rounds
+            workloads[f"{name} ({tree})"] = {**workloads[name], "server": f"against:{tree}", "twin_of": name}
+            names.insert(names.index(name) + i, f"{name} ({tree})")
     runs: dict[str, list[dict]] = {n: [] for n in names}
     with contextlib.ExitStack() as servers:
         server = servers.enter_context(start_server(args, tmp))
         serving = {"floor": servers.enter_context(start_server(args, tmp, app="bench.http_bench:floor_app()")),
                    "machinery": servers.enter_context(start_server(args, tmp, app="bench.http_bench:machinery_app()"))}
-        if against is not None:
-            serving["against"] = servers.enter_context(start_server(args, tmp, root=against))
+        for tree, root in trees.items():
+            serving[f"against:{tree}"] = servers.enter_context(start_server(args, tmp, root=root))
+        for name in [n for n in names if workloads[n].get("twin_of")]:  # a tree of another day may refuse
+            work = workloads[name]                                        # a body of today's: it is left out
+            kept = answered_ok(serving[work["server"]], work)
+            if len(kept) < len(work["bodies"]):
+                print(f"  {name}: {len(kept)} of {len(work['bodies'])} bodies answered 200 there, only those run")
+                work["bodies"] = kept
+                work["mix"] = f"{len(kept)} of the bodies of `{work['twin_of']}`, those this tree answers 200"
+            if not kept:
+                names.remove(name)
+                runs.pop(name)
         floor, machinery = serving["floor"], serving["machinery"]
         for name in names:  # warm-up: each worker imports the engine modules on its first request
             one_run(serving.get(workloads[name].get("server"), server), args, workloads[name], use_wrk, tmp,
                     min(2.0, args.duration))
         for rnd in range(args.repeat):
-            order = names if rnd % 2 == 0 else _swapped(names)  # the two trees alternate which goes first
+            order = _rotated(names, workloads, rnd)  # the trees take turns going first
             for name in order:
                 res = one_run(serving.get(workloads[name].get("server"), server), args, workloads[name], use_wrk,
                               tmp, args.duration)
@@ -763,7 +784,7 @@ def measure(args, workloads: dict, tmp: Path, label: str | None = None) -> dict:
                 print(f"  {label or ''}[{rnd + 1}/{args.repeat}] {name:32s} {res['rps']:7.0f} req/s  "
                       f"p50 {res['p50_ms']:6.2f} ms  p99 {res['p99_ms']:6.2f} ms  "
                       f"server CPU {res['server_cpu_us']:6.0f} µs/req  other load {res['foreign_cores']:.2f} cores  "
-                      f"errors {res['non_2xx'] + res['socket_errors']}", flush=True)
+                      f"errors {res['non_2xx'] + res['socket_errors']} {res.get('statuses') or ''}", flush=True)
         log_errors = [e for srv in (server, *serving.values()) for e in srv.errors_in_log()]
         ready, cmd, floor_cmd = server.ready_s, server.cmd, floor.cmd
     results = {}
@@ -785,22 +806,38 @@ def measure(args, workloads: dict, tmp: Path, label: str | None = None) -> dict:
             "client_cores": statistics.median(r["client_cores"] for r in rs),
             "non_2xx": sum(r["non_2xx"] for r in rs), "socket_errors": sum(r["socket_errors"] for r in rs),
             "requests": sum(r["requests"] for r in rs), "client": rs[0]["client"],
-            "items": workloads[name].get("items", 1),
+            "items": workloads[name].get("items", 1), "twin_of": workloads[name].get("twin_of"),
         }
     return {"results": results, "ready_s": ready, "log_errors": log_errors, "server_cmd": cmd,
             "floor_cmd": floor_cmd}
 
 
-AGAINST = " (against)"  # an endpoint served by the ``--against`` tree
-
-
-def _swapped(names: list[str]) -> list[str]:
-    """``names`` with each endpoint and its ``--against`` twin in the other order."""
-    out = list(names)
-    for i, name in enumerate(out):
-        if name.endswith(AGAINST) and i and out[i - 1] == name[:-len(AGAINST)]:
-            out[i - 1], out[i] = out[i], out[i - 1]
+def _rotated(names: list[str], workloads: dict, rnd: int) -> list[str]:
+    """``names`` with each endpoint and its ``--against`` twins rotated by ``rnd`` (round 0: as given)."""
+    out: list[str] = []
+    for name in names:
+        if workloads[name].get("twin_of"):
+            continue
+        group = [name] + [n for n in names if workloads[n].get("twin_of") == name]
+        shift = rnd % len(group)
+        out += group[shift:] + group[:shift]
     return out
+
+
+def answered_ok(server: "Server", work: dict) -> list[bytes]:
+    """The bodies of ``work`` that ``server`` answers with a 200."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    kept = []
+    try:
+        for body in work["bodies"]:
+            conn.request(work["method"], work["path"], body=body, headers={"Content-Type": "application/json"})
+            resp = conn.getresponse()
+            resp.read()
+            if resp.status == 200:
+                kept.append(body)
+    finally:
+        conn.close()
+    return kept
 
 
 def _verdict(name: str, res: dict) -> tuple[str, bool | None]:
@@ -812,7 +849,7 @@ def _verdict(name: str, res: dict) -> tuple[str, bool | None]:
     if res.get("items", 1) > 1:
         per = res["server_cpu_us"] / res["items"]
         return f"≤ {BATCH_CPU_TARGET_US:.0f} µs CPU per ruling ({per:,.0f})", per <= BATCH_CPU_TARGET_US
-    target = TARGETS.get(name)
+    target = TARGETS.get(res.get("twin_of") or name)
     ok = res["p99_ms"] < P99_TARGET_MS
     said = [f"p99 < {P99_TARGET_MS:.0f} ms"]
     if target:
@@ -850,7 +887,7 @@ def missed_targets(results: dict, startup_median: float) -> list[str]:
     missed = []
     for name, res in results.items():
         said, ok = _verdict(name, res)
-        if ok is False:
+        if ok is False and not res.get("twin_of"):  # (another tree's: beside, not this tree's)
             missed.append(f"{name}: floor ratio {res['floor_ratio']:.2f}, p99 {res['p99_ms']:.1f} ms, "
                           f"CPU {res['server_cpu_us']:,.0f} µs/request; target {said}")
     if startup_median >= STARTUP_TARGET_S:
@@ -1003,9 +1040,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep", action="store_true", help="measure several gunicorn worker settings")
     parser.add_argument("--sweep-settings", type=parse_settings, default=SWEEP,
                         help="settings for --sweep, e.g. sync:2,sync:4,gthread:2x4 (default: a built-in list)")
-    parser.add_argument("--against", metavar="REF_OR_DIR",
-                        help="serve another tree too (a git ref, exported, or a folder): each endpoint is measured on "
-                             "both in the same rounds, alternating which goes first, against the same floor")
+    parser.add_argument("--against", metavar="[LABEL=]REF_OR_DIR", action="append",
+                        help="serve another tree too (a git ref, exported, or a folder, e.g. a compiled copy; "
+                             "repeatable): each endpoint is measured on every tree in the same rounds, the trees "
+                             "taking turns going first, against the same floor")
     parser.add_argument("--in-process", action="store_true",
                         help="instead of the servers: CPU per request through the WSGI callables, floor and "
                              "service interleaved in one process (robust on a busy machine)")
@@ -1031,7 +1069,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.repeat} × {args.duration:.0f} s per endpoint")
     for name, work in workloads.items():
         print(f"  {name}: {work['mix']}")
-    command = " ".join(["python", "bench/http_bench.py", *(argv if argv is not None else sys.argv[1:])])
+    command = shlex.join(["python", "bench/http_bench.py", *(argv if argv is not None else sys.argv[1:])])
     when = f"{dt.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}"
 
     if args.in_process and args.engine != "python":
@@ -1061,10 +1099,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\nwritten to {args.write}")
         return 0
 
-    args.against_root = None
-    if args.against:
-        args.against_root = Path(args.against) if Path(args.against).is_dir() else exported(args.against)
-        print(f"against: {args.against} in {args.against_root}")
+    args.against_roots = {}
+    for given in args.against or []:
+        label, _, where = given.rpartition("=")
+        label = label or where
+        args.against_roots[label] = Path(where) if Path(where).is_dir() else exported(where)
+        if not Path(where).is_dir():
+            atexit.register(shutil.rmtree, args.against_roots[label], True)  # the export: removed when done
+        print(f"against: {label}: {where} in {args.against_roots[label]}")
     with tempfile.TemporaryDirectory(prefix="http_bench-") as tmpdir:
         tmp = Path(tmpdir)
         if args.slow_clients > 0:
@@ -1089,7 +1131,7 @@ def main(argv: list[str] | None = None) -> int:
 
     startup = startup_times(args.startup_runs)
     median = statistics.median(startup)
-    startup_against = startup_times(args.startup_runs, args.against_root) if args.against_root else []
+    startup_against = {label: startup_times(args.startup_runs, root) for label, root in args.against_roots.items()}
     results = run["results"]
     missed = missed_targets(results, median)
     server_cmd = " ".join(run["server_cmd"]).replace(str(ROOT) + "/", "")
@@ -1114,7 +1156,7 @@ def main(argv: list[str] | None = None) -> int:
         "- Bodies (each answered 200 in-process before the run): "
         + "; ".join(f"`{n}`: {w['mix']}" for n, w in workloads.items() if w["bodies"] and n in results),
         "- *Server CPU µs/req*: the gunicorn processes' user + system time (`/proc`) over the requests "
-        "answered; median of the rounds (min–max). *Floor ratio*: the floor's CPU per request over the "
+        "answered (a refused request's CPU charged to the answered ones); median of the rounds (min–max). *Floor ratio*: the floor's CPU per request over the "
         "endpoint's, per round, median -- the share of bare Flask's throughput a CPU-bound server keeps on "
         "this endpoint; little moved by other load on the machine, unlike requests/s and latency.",
         "",
@@ -1127,9 +1169,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{'met' if median < STARTUP_TARGET_S else '**missed**'}. "
         f"gunicorn answered `/healthz` {run['ready_s']:.2f} s after launch.",
     ]
-    if startup_against:
-        report += ["", f"Start-up of `{args.against}` (`--against`), median of {len(startup_against)} runs after this "
-                       f"tree's: {statistics.median(startup_against):.3f} s (min {min(startup_against):.3f})."]
+    for label, times in startup_against.items():
+        report += ["", f"Start-up of `{label}` (`--against`), median of {len(times)} runs after this tree's: "
+                       f"**{statistics.median(times):.3f} s** (min {min(times):.3f})."]
     if run["log_errors"]:
         report += ["", f"Server log errors ({len(run['log_errors'])}): " + "; ".join(run["log_errors"][:5])]
     report += ["", "Missed targets: " + ("none." if not missed else "")]

@@ -61,6 +61,7 @@ async function api(method, path, body) {
   }
   // Known to be without signal, and the engine is on the phone: ask it at once (no 20 s wait on a dead
   // link), and look again for the service in the background.
+  if (method === 'POST' && isOffline()) await engine.known();
   if (engine.serves(method, path) && isOffline()) {
     probe();
     return engine.answer(path, body);
@@ -74,6 +75,7 @@ async function api(method, path, body) {
   } catch (e) {
     // No answer at all (no network, a dead connection, a captive portal, or too slow): the page is offline.
     reached(false);
+    if (method === 'POST') await engine.known();
     if (engine.serves(method, path)) return engine.answer(path, body);
     throw new ApiError({ title: t('problem.offline.title'), detail: t('problem.offline.detail') }, true);
   } finally {

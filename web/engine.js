@@ -29,11 +29,15 @@ let lastInput = 0; // the reader's last touch or key
 let worker = null;
 let seq = 0;
 const pending = new Map();
+let decide = null; // resolves `decided` once start() knows whether the engine is kept (state past 'waiting')
+const decided = new Promise((resolve) => { decide = resolve; });
+const DECIDE_MS = 30000; // a bound: a question never waits longer for that than this
 
 function read() {
   const meta = document.querySelector('meta[name="engine"]');
   try { about = meta ? JSON.parse(meta.content) : null; } catch (e) { about = null; }
   state = about ? 'waiting' : 'absent';
+  if (!about) decide();
 }
 
 function cacheName() { return `cr-engine-${about.version}`; }
@@ -48,6 +52,7 @@ function setState(next) {
   const was = state;
   state = next;
   net.engine = next;
+  if (next !== 'waiting') decide();
   show();
   if (was !== next) emit('engine', next);
   if (was !== 'ready' && next === 'ready') {
@@ -167,6 +172,16 @@ async function start() {
 }
 
 function ready() { return state === 'ready'; }
+
+/**
+ * Resolves once the page knows whether the engine is kept on this phone. Without signal a question asked
+ * before start() has looked (it waits for the rule data, seconds on a loaded phone) is answered by the engine
+ * when it is kept, never refused as needing a connection.
+ */
+function known() {
+  if (state !== 'waiting') return Promise.resolve();
+  return Promise.race([decided, new Promise((resolve) => { setTimeout(resolve, DECIDE_MS); })]);
+}
 function serves(method, path) { return method === 'POST' && SERVED.includes(path) && ready(); }
 
 function setAwake(next) {
@@ -246,4 +261,4 @@ function answer(path, body) {
 
 on('reach', () => show()); // with signal or without, "ready" means another thing (waking())
 
-export const engine = { early, start, show, ready, serves, answer, warm, keep, waking };
+export const engine = { early, start, show, ready, known, serves, answer, warm, keep, waking };

@@ -428,7 +428,7 @@ function renderOptions(result, labels, ctx) {
         section.appendChild(more);
       }
     } else {
-      const why = g.blocked ? g.blocked.summary : t('options.none');
+      const why = g.blocked ? serverWords(g.blocked.summary) : t('options.none');
       section.appendChild(h('p', { class: 'options-none', dataset: g.blocked ? server : {} }, why));
     }
     wrap.appendChild(section);

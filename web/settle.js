@@ -268,6 +268,13 @@ function withSaid(situation, tm, labels) {
     merge(situation, x.c[x.v][1].situation || {});
     labels[pointer] = x.q;
   });
+  // An empty object says nothing, and is not sent: the service reads `team: {}` as a team whose facts were begun
+  // (it then asks for its melds' cards, not whether it has melded), so nothing said stays absent.
+  const prune = (o) => Object.keys(o).forEach((k) => {
+    const v = o[k];
+    if (v && typeof v === 'object' && !Array.isArray(v)) { prune(v); if (!Object.keys(v).length) delete o[k]; }
+  });
+  prune(situation);
   return situation;
 }
 

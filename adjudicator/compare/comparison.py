@@ -314,7 +314,7 @@ def _outcome_words(ruling: Ruling) -> Message:
     if not ruling.conditions:
         return msg("compare.outcome", verdict=Word(ruling.verdict))
     condition = ruling.conditions[0]
-    lead = next((c for c in condition.choices if c.verdict == LEGAL), condition.choices[0])
+    lead = next((c for c in condition.choices if c.verdict == Verdict.LEGAL), condition.choices[0])
     return msg("compare.outcome_if", verdict=Word(lead.verdict), condition=lead.condition)
 
 

@@ -44,6 +44,17 @@ class Value:
     supply: Callable[[Situation], Situation] = field(compare=False, repr=False)
 
 
+def _supplying(**changes: Any) -> Callable[[Situation], Situation]:
+    """A value's supply made in a loop (each value its own ``changes``; a lambda's default argument is
+    beyond mypyc's inference)."""
+    return lambda s: replace(s, **changes)
+
+
+def _supplying_team(**changes: Any) -> Callable[[Situation], Situation]:
+    """:func:`_supplying` for the team's facts."""
+    return lambda s: replace(s, team=replace(s.team, **changes))
+
+
 @dataclass(frozen=True, slots=True)
 class Asked:
     """A missing fact as a kind asks it: its pointer, its kind, the question and the values that can matter
@@ -136,7 +147,7 @@ def _canastas(path: str, situation: Situation, action: Action, rules: Variant) -
     values = [Value(n, ((("team", "canastas"), n),),
                     msg("fact.no") if one else msg("fact.canastas.exactly", count=n) if n else msg("fact.canastas.none"),
                     msg("fact.canastas.if_exactly", count=n),
-                    _with_canastas(n))
+                    _supplying_team(canastas=n))
               for n in range(need)]
     values.insert(1, Value(
         f"at_least_{need}", ((("team", "canastas_at_least"), need),),
@@ -199,7 +210,7 @@ def _players(path: str, situation: Situation, action: Action, rules: Variant) ->
     if path != "/players" or len(counts) < 2:
         return None
     values = tuple(Value(n, ((("players",), n),), msg("fact.players.count", count=n),
-                         msg("fact.players.if_count", count=n), _with_players(n))
+                         msg("fact.players.if_count", count=n), _supplying(players=n))
                    for n in sorted(counts, key=lambda n: (n != 4, n)))  # four, the usual table, first
     return Asked(path, "players", msg("fact.players.question"), values, msg("fact.players.either"))
 
@@ -231,26 +242,12 @@ def _hand_size(path: str, situation: Situation, action: Action, rules: Variant) 
         if size >= max(used, 1) and (situation.hand_count_at_least or 0) <= size:
             values.append(Value(size, ((("player", "hand_count"), size),), msg("fact.hand_size.left", count=left),
                                 msg("fact.hand_size.if_left", count=left),
-                                _with_hand_count(size)))
+                                _supplying(hand_count=size, hand_count_at_least=None)))
     least = max(used - gained + 2, used, 1, situation.hand_count_at_least or 0)
     values.append(Value(f"at_least_{least}", ((("player", "hand_count_at_least"), least),),
                         msg("fact.hand_size.more"), msg("fact.hand_size.if_more"),
                         lambda s: replace(s, hand_count_at_least=least)))
     return Asked(path, "hand_size", msg("fact.hand_size.question"), tuple(values), msg("fact.hand_size.either"))
-
-
-# One value supplied (a function per value, typed: mypyc compiles this module and infers no lambda's default)
-
-def _with_canastas(n: int) -> Callable[[Situation], Situation]:
-    return lambda s: replace(s, team=replace(s.team, canastas=n))
-
-
-def _with_players(n: int) -> Callable[[Situation], Situation]:
-    return lambda s: replace(s, players=n)
-
-
-def _with_hand_count(size: int) -> Callable[[Situation], Situation]:
-    return lambda s: replace(s, hand_count=size, hand_count_at_least=None)
 
 
 KINDS: tuple[Callable[[str, Situation, Action, Variant], Asked | None], ...] = (

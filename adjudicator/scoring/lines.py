@@ -22,6 +22,7 @@ Arithmetic choices:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..model.enums import Status
 from ..model.errors import Issue, RuleNotStated
@@ -138,10 +139,8 @@ def _card_price(reader: Reader, prices: dict[str, tuple[int, str | None]], card:
     if name is None and is_red_three(card):
         # a red three laid out is a bonus card, counted among the red threes; where a text does not lay red
         # threes out (a reading of da-ludo), one in a meld or a hand is a card worth the figure the text gives it
-        entry = reader.rules.params.get("red_three.laid_out")
-        laid_out = entry.value if entry is not None and entry.status == Status.STATED and entry.source == "document" \
-            else None
-        if laid_out is None:  # not stated outright: read (and its reading recorded) each time, never kept
+        outright, laid_out = _outright(reader, "red_three.laid_out")
+        if not outright:  # not stated outright: read (and its reading recorded) each time, never kept
             stated, laid_out = reader.maybe("red_three.laid_out")
             if not stated or laid_out is not False:
                 return 0, None
@@ -150,15 +149,23 @@ def _card_price(reader: Reader, prices: dict[str, tuple[int, str | None]], card:
     if name is None:
         hit = prices[card] = (0, None)
         return hit
-    entry = reader.rules.params[name]
-    if entry.status == Status.STATED and entry.source == "document":  # stated outright: nothing to record
-        hit = prices[card] = (entry.value or 0, name)
+    outright, value = _outright(reader, name)
+    if outright:  # stated outright: nothing to record
+        hit = prices[card] = (value or 0, name)
         return hit
     stated, value = reader.maybe(name)
     if not stated:
         at = f"{pointer}/{where}/{j}/{k}" if j >= 0 else f"{pointer}/{where}/{k}"
         needs.append((at, name, msg("score.card_uncountable", card=Card(card))))
     return value or 0, name
+
+
+def _outright(reader: Reader, name: str) -> tuple[bool, Any]:
+    """(whether the document states ``name`` outright, that value): one with no interpretation to record."""
+    entry = reader.rules.params.get(name)
+    if entry is None or entry.status != Status.STATED or entry.source != "document":
+        return False, None
+    return True, entry.value
 
 
 def _table_from_cards(reader: Reader, team: TeamRound, melds: tuple[tuple[str, ...], ...], meld_values: list[int],

@@ -10,6 +10,9 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 WEB = Path(__file__).resolve().parents[2] / "web"
+# How long a test waits for the phone's engine (its boot, its first answer, its files kept): a bound on a hang, not
+# a speed. On a loaded 2-core machine the engine's first offline answer took up to ~100 s (60 s failed at load 13).
+ENGINE_WAIT = 180_000
 
 
 def api(base: str, method: str, path: str, body: dict | None = None) -> dict:
@@ -162,3 +165,29 @@ class WorkerThrottle:
     def close(self) -> None:
         self.session.send("Target.setDiscoverTargets", {"discover": False})
         self.session.detach()
+
+
+# The referee's routine questions (#42), answered as a family in mid-game would: drawn, two or more cards left,
+# not the first round, cards left in the stock, four at the table. Each: the pointer, and which of its buttons.
+ROUTINE = {"/situation/turn/drew": 1, "/situation/player/hand_count": -1, "/situation/first_round": 0,
+           "/situation/stock_count": 0, "/situation/players": 0}
+
+
+def tell(page, answers: dict | None = None, rounds: int = 8) -> list[str]:
+    """Tap the answers to the referee's one-tap questions under the answer on screen, one at a time (each asks
+    again), while one of `answers` (pointer -> button index; the routine ones by default) is asked. Returns the
+    pointers told, in order."""
+    wanted = dict(ROUTINE, **(answers or {}))
+    told = []
+    for _ in range(rounds):
+        expect(page.locator("#ruling .verdict")).to_be_visible(timeout=ENGINE_WAIT)
+        asked = [p for p in page.locator("#ruling fieldset[data-pointer]").evaluate_all(
+            "(all) => all.map((f) => f.dataset.pointer)") if p in wanted]
+        if not asked:
+            return told
+        box = page.locator(f'#ruling fieldset[data-pointer="{asked[0]}"]')
+        buttons = box.get_by_role("button")
+        (buttons.last if wanted[asked[0]] < 0 else buttons.nth(wanted[asked[0]])).tap()
+        expect(box).to_have_count(0, timeout=ENGINE_WAIT)
+        told.append(asked[0])
+    return told

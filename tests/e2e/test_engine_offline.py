@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from e2e_helpers import Taps, api, open_page, pick, shown_number
+from e2e_helpers import ENGINE_WAIT, Taps, api, open_page, pick, shown_number
 from playwright.sync_api import expect
 from test_offline import wait_until_kept_offline
 from test_page import count_team, enter_counts, start_game, went_out
@@ -37,7 +37,7 @@ def engine_installed():
 def wait_until_engine_kept(page):
     """The page says it is ready without signal, and the worker controls it (it serves the engine offline)."""
     wait_until_kept_offline(page)
-    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=ENGINE_WAIT)
 
 
 def drop_snapshot(page):
@@ -125,7 +125,7 @@ def test_offline_frozen_pile_ruling_equals_the_online_one(phone_at, live_server,
     expect(page.locator("html.ready")).to_have_count(1)
     expect(page.locator("#net-status")).to_be_visible()
     page.locator("#rule-button").tap()  # the facts were kept on the phone
-    expect(page.locator("#ruling .on-phone")).to_have_text(words["ruling.onPhone"], timeout=60_000)
+    expect(page.locator("#ruling .on-phone")).to_have_text(words["ruling.onPhone"], timeout=ENGINE_WAIT)
     offline = shown_ruling(page)
     assert offline == online, "the phone's engine ruled otherwise than the service"
     page.screenshot(path=screenshots / f"e1-offline-frozen-pile-{lang}.png")
@@ -148,7 +148,7 @@ def test_a_cold_tap_shows_the_busy_state_where_the_answer_will_appear(phone, ui_
     expect(page.locator("html.ready")).to_have_count(1)
     page.evaluate(WATCH_TAP, "#rule-button")
     page.locator("#rule-button").tap()
-    expect(page.locator("#ruling .on-phone")).to_have_text(words["ruling.onPhone"], timeout=60_000)
+    expect(page.locator("#ruling .on-phone")).to_have_text(words["ruling.onPhone"], timeout=ENGINE_WAIT)
     seen = page.evaluate("window.__tap")
     assert seen["awakeAtTap"] != "yes", f"the engine was awake already when the tap came: {seen}"
     assert seen["busy"] and seen["noteInView"], f"no busy state on screen before the answer: {seen}"
@@ -156,11 +156,11 @@ def test_a_cold_tap_shows_the_busy_state_where_the_answer_will_appear(phone, ui_
     expect(page.locator("#rule-button")).not_to_have_attribute("aria-busy", "true")
     expect(page.locator("[data-busy-note]")).to_have_count(0)
     first = shown_ruling(page)
-    page.wait_for_function(SNAPSHOT_KEPT, timeout=60_000, polling=500)
+    page.wait_for_function(SNAPSHOT_KEPT, timeout=ENGINE_WAIT, polling=500)
     page.reload()
     expect(page.locator("html.ready")).to_have_count(1)
     page.locator("#rule-button").tap()
-    expect(page.locator("#ruling .on-phone")).to_be_visible(timeout=60_000)
+    expect(page.locator("#ruling .on-phone")).to_be_visible(timeout=ENGINE_WAIT)
     assert shown_ruling(page) == first, "the engine started from its snapshot ruled otherwise"
     page.screenshot(path=screenshots / "e3-offline-busy-then-answer.png")
 
@@ -200,7 +200,7 @@ def test_on_a_slow_link_the_page_says_how_much_is_kept_and_how_long_is_left(brow
         cdp.send("Network.enable")
         cdp.send("Network.emulateNetworkConditions", SLOW_3G)
         page.add_init_script(FIRST_KEEPING_WORDS)
-        page.goto(live_server + "/", timeout=60_000)
+        page.goto(live_server + "/", timeout=ENGINE_WAIT)
         said = re.compile(r"^Sparar domaren i telefonen för spel utan täckning: \d+,\d av \d+,\d MB, "
                           r"(några sekunder|cirka \d+ sekunder|cirka en minut|cirka \d+ minuter) kvar\. Låt sidan vara öppen\.$")
         status = page.locator("#engine-status")
@@ -241,8 +241,8 @@ def test_offline_three_round_game_adds_up_like_the_service(phone, screenshots):
         went_out(page, play["out"])
         page.locator("#save-round").tap()
         # the first answer waits for the engine to boot in its worker (seconds, not a network round trip)
-        expect(page.locator("#score-notice")).to_be_visible(timeout=60_000)
-        expect(page.locator("#score-table tr.pending")).to_have_count(0, timeout=60_000)
+        expect(page.locator("#score-notice")).to_be_visible(timeout=ENGINE_WAIT)
+        expect(page.locator("#score-table tr.pending")).to_have_count(0, timeout=ENGINE_WAIT)
     rounds = [{"teams": [count_team("Us", **play["us"], out=play["out"] == "Us"),
                          count_team("Them", **play["them"], out=play["out"] == "Them")]} for play in plays]
     page.context.set_offline(False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from e2e_helpers import open_page, pick
+from e2e_helpers import ENGINE_WAIT, open_page, pick
 from playwright.sync_api import expect
 from test_page import enter_counts, save_round, went_out
 
@@ -176,8 +176,8 @@ def test_offline_the_phones_engine_scores_and_rules_under_the_games_house_rules(
     enter_counts(page, 1, melded=150, hand=20)
     went_out(page, "Us")
     page.locator("#save-round").tap()
-    expect(page.locator("#score-notice")).to_be_visible(timeout=60_000)  # the engine boots on the first question
-    expect(page.locator("#score-table tr.pending")).to_have_count(0, timeout=60_000)  # checked on the phone
+    expect(page.locator("#score-notice")).to_be_visible(timeout=ENGINE_WAIT)  # the engine boots on the first question
+    expect(page.locator("#score-table tr.pending")).to_have_count(0, timeout=ENGINE_WAIT)  # checked on the phone
     expect(page.locator(".game-meta")).to_contain_text("to 8,000")
     page.locator("#tab-settle").tap()
     page.locator("label[for=variant-da-ludo]").tap()
@@ -190,6 +190,6 @@ def test_offline_the_phones_engine_scores_and_rules_under_the_games_house_rules(
     pick(lambda el: el.tap(), table, "K", 3)
     page.locator("#rule-button").tap()
     verdict = page.locator("#ruling .verdict")
-    expect(verdict).to_be_visible(timeout=60_000)
+    expect(verdict).to_be_visible(timeout=ENGINE_WAIT)
     expect(page.locator("#ruling .on-phone")).to_have_count(1)  # ruled by the engine on the phone
     assert verdict.get_attribute("data-verdict") in ("legal", "illegal")  # twos are wild by the game's rule

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from e2e_helpers import open_page, pick
+from e2e_helpers import open_page, pick, tell
 from playwright.sync_api import expect
 
 LOCALES = {"en": "en-GB", "sv": "sv-SE", "nb": "nb-NO", "da": "da-DK"}
@@ -46,6 +46,8 @@ def test_compare_rules_under_the_house_rule_the_table_just_gave(phone_at, live_s
     page.locator("#rule-button").tap()
     expect(page.locator("#ruling .verdict")).to_have_attribute("data-verdict", "undetermined")
     page.locator("#open-wild-twos").get_by_role("button", name=words["yes"]).tap()
+    expect(page.locator("#open-wild-twos")).to_have_count(0)
+    tell(page)  # drawn, and the rest a family in mid-game would say (nothing is pre-filled, #42)
     verdict = page.locator("#ruling .verdict")
     expect(verdict).not_to_have_attribute("data-verdict", "undetermined")
     settled = verdict.get_attribute("data-verdict")
@@ -106,6 +108,7 @@ def test_a_quoted_table_row_is_shown_as_text_not_pipes(phone_at, live_server, la
     page.locator("#team-score").tap()
     page.keyboard.type("3000")
     page.locator("#rule-button").tap()
+    tell(page)  # drawn, cards left: the opening's minimum is then what decides
     expect(page.locator("#ruling .verdict")).to_be_visible()
     page.locator("#ruling details.checks > summary").tap()
     page.evaluate("document.querySelectorAll('#ruling details').forEach((d) => { d.open = true; })")

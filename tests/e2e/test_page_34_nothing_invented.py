@@ -11,7 +11,7 @@ import re
 from collections import Counter
 
 import pytest
-from e2e_helpers import open_page
+from e2e_helpers import open_page, tell
 from playwright.sync_api import expect
 
 
@@ -78,6 +78,21 @@ def facts_in(value, at: str = "/situation") -> dict:
     return {at: value}
 
 
+# The facts one tap on a routine question of the referee's gives (its choice's patch), by the question's pointer.
+TOLD = {"/situation/turn/drew": {"/situation/turn/has_drawn": True}, "/situation/team/melds": {"/situation/team/opened": True},
+        "/situation/first_round": {"/situation/first_round": False}, "/situation/stock_count": {"/situation/stock_empty": False},
+        "/situation/players": {"/situation/players": 4}}
+
+
+def empty_objects(value, at: str = "/situation") -> list[str]:
+    """Where a situation holds `{}`: it says nothing, yet the service reads `team: {}` otherwise than no team."""
+    if not isinstance(value, dict):
+        return []
+    if not value and at != "/situation":
+        return [at]
+    return [p for k, x in value.items() for p in empty_objects(x, f"{at}/{k}")]
+
+
 def check_nothing_invented(body: dict, picker: Picker, form: str):
     shown = situation_cards(body)
     invented = shown - picker.picked
@@ -85,6 +100,7 @@ def check_nothing_invented(body: dict, picker: Picker, form: str):
     acted = Counter(kind(c) for c in cards_in(body.get("action")))
     assert not acted - picker.picked, f"{form}: the action holds cards nobody picked: {dict(acted - picker.picked)}"
     given = {**ASKED.get(form, {}), **picker.said}
+    assert not empty_objects(body["situation"]), f"{form}: the request holds empty objects: {empty_objects(body['situation'])}"
     sent = facts_in(body["situation"])
     made_up = {p: v for p, v in sent.items() if p not in given or given[p] != v}
     assert not made_up, f"{form}: the request holds facts nobody tapped: {made_up}"
@@ -205,6 +221,13 @@ def test_whether_the_team_has_nines_is_sent_only_as_tapped(phone, variant):
     pick = Picker(page)
     pick("new-meld-0", "9", 3)
     page.locator("#rule-button").tap()
+    # Nothing pre-filled (#42): the referee first asks the routine facts and whether the team has melded; each is
+    # sent as tapped (the facts its answer gives, as the referee's patch says).
+    told = tell(page, {"/situation/team/melds": 0})
+    for pointer in told:
+        pick.said.update(TOLD.get(pointer, {}))
+        if pointer == "/situation/player/hand_count":
+            pick.said["/situation/player/hand_count_at_least"] = sent[-1]["situation"]["player"]["hand_count_at_least"]
     question = page.locator("#fact-team-ranks-9")
     expect(question).to_be_visible()
     check_nothing_invented(sent[-1], pick, "meld")

@@ -9,7 +9,7 @@ what the page said and when, not as a time (the times are bench/page_bench.py's 
 from __future__ import annotations
 
 import pytest
-from e2e_helpers import Taps, open_page
+from e2e_helpers import ENGINE_WAIT, Taps, open_page
 from playwright.sync_api import expect
 from test_engine_offline import SNAPSHOT_KEPT, WATCH_TAP, engine_installed, frozen_pile, wait_until_engine_kept
 
@@ -56,8 +56,39 @@ def test_ready_without_signal_is_said_once_the_engine_has_ruled_so_the_first_tap
 
     page.evaluate(WATCH_TAP, "#rule-button")
     page.locator("#rule-button").tap()
-    expect(page.locator("#ruling .on-phone")).to_have_text(words["ruling.onPhone"], timeout=60_000)
+    expect(page.locator("#ruling .on-phone")).to_have_text(words["ruling.onPhone"], timeout=ENGINE_WAIT)
     seen = page.evaluate("window.__tap")
     assert seen["awakeAtTap"] == "yes", f"the first tap after 'ready' found the engine asleep: {seen}"
     assert seen["noteWords"] != words["busy.waking"], f"the first tap after 'ready' waited for the engine: {seen}"
 
+
+
+# Before the page's own scripts: the page's cache storage answers 4 s late, as on a phone busy opening the page, so a
+# tap lands before the page has looked whether its engine is kept (its start waits for the rule data too).
+SLOW_CACHES = """(() => {
+  const open = CacheStorage.prototype.open;
+  CacheStorage.prototype.open = function (...args) {
+    return new Promise((resolve) => setTimeout(resolve, 4000)).then(() => open.apply(this, args));
+  };
+})();"""
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_a_tap_without_signal_before_the_page_has_looked_for_its_engine_is_answered_on_the_phone(
+        phone_at, live_server, ui_packs, lang):
+    """The engine is kept; offline, the page opens and the question is asked before the page has found it in its
+    cache: the answer comes from the phone, never "Rulings need a connection" (it was, at load 13, in
+    test_what_may_i_do[nb] on merged main)."""
+    words = ui_packs[lang]
+    page = phone_at(locale=LOCALES[lang])
+    open_page(page, live_server)
+    frozen_pile(page, Taps(page), words)
+    wait_until_engine_kept(page)
+    page.context.add_init_script(SLOW_CACHES)
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("html.ready")).to_have_count(1)
+    assert page.locator("#engine-status").get_attribute("data-state") in (None, "waiting")  # not looked yet
+    page.locator("#rule-button").tap()
+    expect(page.locator("#ruling .on-phone")).to_have_text(words["ruling.onPhone"], timeout=ENGINE_WAIT)
+    expect(page.locator("#ruling .problem.offline")).to_have_count(0)

@@ -12,7 +12,7 @@ import threading
 from collections import defaultdict
 
 import pytest
-from e2e_helpers import open_page
+from e2e_helpers import ENGINE_WAIT, open_page
 from playwright.sync_api import expect
 from test_offline import wait_until_kept_offline
 
@@ -103,7 +103,7 @@ def test_first_and_repeat_visit_bytes(browser, counted_server):
         open_page(page, base)
         wait_until_kept_offline(page)  # everything a first visit downloads for offline use, counted
         # then the engine, once, in the background (the README's test command installs it)
-        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=60_000)
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=ENGINE_WAIT)
         page.wait_for_timeout(1000)
         sent = counter.take()
         page.reload()

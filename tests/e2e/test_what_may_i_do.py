@@ -4,7 +4,7 @@ service groups them; one more tap on a move shows its ruling with the rule text'
 from __future__ import annotations
 
 import pytest
-from e2e_helpers import Taps, api, open_page, pick
+from e2e_helpers import ENGINE_WAIT, Taps, api, open_page, pick
 from playwright.sync_api import expect
 from test_engine_offline import engine_installed, wait_until_engine_kept  # noqa: F401 -- fixture
 
@@ -22,13 +22,19 @@ def fill_frozen_pile(page, tap, words):
     tap(top.locator(".chip.add"))
     pick(tap, top, "9")
     tap(page.get_by_text(words["take.wild"]))
+    # Said, not pre-filled (#42): not drawn yet, and the team's meld of kings on the table (it has melded), so the
+    # take is decided.
+    tap(page.locator("label[for=turn-before]"))
+    table = page.locator("#table-meld-0")
+    tap(table.locator(".chip.add"))
+    pick(tap, table, "K", 3)
 
 
 def check_options(page, base, words, lang):
     tap = Taps(page)
     tap(page.locator("#options-button"))
     body = page.locator("#ruling .options-body")
-    expect(body).to_be_visible(timeout=60_000)
+    expect(body).to_be_visible(timeout=ENGINE_WAIT)
     groups = body.locator(".options-group")
     kinds = [groups.nth(i).get_attribute("data-kind") for i in range(groups.count())]
     assert kinds and kinds[0] == "take_pile" and "draw" in kinds, kinds  # what players ask first leads

@@ -106,7 +106,7 @@ export default {
   'seg.concealed': 'lukkede på hånden', 'seg.red_threes': 'røde 3\'ere', 'seg.melded_points': 'point for kort på bordet',
   'seg.hand_points': 'kort tilbage på hånden', 'seg.natural_canastas': 'røde canastaer', 'seg.mixed_canastas': 'sorte canastaer',
   'seg.name': 'navn', 'seg.score': 'point', 'seg.house_rules': 'husregler', 'seg.turn': 'denne tur',
-  'seg.first_round': 'første runde', 'seg.players': 'antal spillere', 'seg.variant': 'de valgte regler',
+  'seg.first_round': 'første runde, før startspilleren har haft sin anden tur', 'seg.players': 'antal spillere', 'seg.variant': 'de valgte regler',
   'seg.drew': 'hvad du trak i denne tur', 'seg.has_melded': 'om du har lagt meldinger', 'seg.stock_count': 'kort tilbage i trækkebunken',
   'seg.hand_count': 'kort på hånden', 'seg.cards_from_pile': 'kort fra bunken', 'seg.penalties': 'strafpoint',
   'problem.offline.title': 'Ingen forbindelse til dommeren',
