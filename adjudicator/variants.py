@@ -116,6 +116,9 @@ class Variant:
     names: dict[str, str] = field(default_factory=dict)  # the variant's name per language, where given
     descriptions: dict[str, str] = field(default_factory=dict)  # ``description`` in other languages
     short_names: dict[str, str] = field(default_factory=dict)  # a short name per language, for tiles (optional)
+    # the text's own words for the game's things where they differ from the service's words in its language (the
+    # service's word -> the text's, each found in the text): said beside its quotes (sv-classic: "slängstapeln")
+    own_words: tuple[tuple[str, str], ...] = ()
     # --- derived from the fields above when the variant is made (never passed in) ---
     # the variant as a message argument: its id, and its name in each language
     ref: VariantRef = field(init=False, repr=False, compare=False)
@@ -133,7 +136,8 @@ class Variant:
         for name in ("params", "names", "descriptions", "short_names"):  # read-only: a variant is shared by all
             set_(self, name, FrozenDict(getattr(self, name)))
         params = self.params
-        set_(self, "ref", VariantRef(self.id, tuple(sorted(self.names.items())) + (("", self.name),)))
+        set_(self, "ref", VariantRef(self.id, tuple(sorted(self.names.items())) + (("", self.name),), self.language,
+                                     self.own_words))
         decks, jokers = params["deck.decks"].value if params else 0, params["deck.jokers"].value if params else 0
         set_(self, "deck_size", 52 * decks + jokers)
         set_(self, "red_threes_in_deck", 2 * decks)
@@ -347,7 +351,22 @@ def _variant_from(path: Path | Traversable, folder: Path | Traversable | None, d
                    text=text, headings=tuple(headings), params=params,
                    names=_by_language(vid, "names", data.get("names")),
                    descriptions=_by_language(vid, "descriptions", data.get("descriptions")),
-                   short_names=_by_language(vid, "short_names", data.get("short_names")))
+                   short_names=_by_language(vid, "short_names", data.get("short_names")),
+                   own_words=_own_words(vid, text, data.get("own_words")))
+
+
+def _own_words(vid: str, text: str, raw: Any) -> tuple[tuple[str, str], ...]:
+    """``own_words``: the service's word -> the text's own word for the same thing; each of the text's words is
+    found in the text itself (a word is never put in its mouth)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not all(isinstance(k, str) and k.strip() and isinstance(v, str) and v.strip()
+                                            for k, v in raw.items()):
+        raise VariantError(f"{vid}: 'own_words' must map a word of the service's to the text's own word")
+    for word in raw.values():
+        if word.lower() not in text.lower():
+            raise VariantError(f"{vid}: own_words: {word!r} is not a word of its text")
+    return tuple((k.strip(), v.strip()) for k, v in raw.items())
 
 
 # --- the parsed files, kept between starts -------------------------------------------------------

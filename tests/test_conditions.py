@@ -237,6 +237,8 @@ def test_what_a_team_needs_to_open_from_its_score_alone():
     ({"turn": {"drew": "stock", "has_drawn": False}}, "/situation/turn/has_drawn"),
     ({"team": {"opened": False, "canastas_at_least": 1}}, "/situation/team/canastas_at_least"),
     ({"team": {"opened": True, "canastas": 0, "canastas_at_least": 1}}, "/situation/team/canastas"),
+    ({"player": {"hand_count": 1, "hand_count_at_least": 2}}, "/situation/player/hand_count_at_least"),
+    ({"player": {"hand": ["5C"], "hand_count_at_least": 2}}, "/situation/player/hand_count_at_least"),
 ])
 def test_a_fact_that_contradicts_another_is_refused_at_it(situation, pointer):
     out = answer("adjudicate", {"variant": "sv-classic", "situation": {"players": 4, **situation},
@@ -255,3 +257,16 @@ def test_the_short_facts_are_the_same_facts_as_the_long_ones():
     with_one = dict(AFTER_DRAW, team={"score": 0, "opened": True, "canastas_at_least": 1, "ranks": {"5": False}},
                     player={"hand": ["5H", "5S", "5D"], "has_melded": True})
     assert ruled("sv-classic", with_one, going_out)["verdict"] == "legal"
+
+
+def test_two_or_more_cards_left_is_a_fact_a_request_can_send():
+    """The hand-size condition's "two or more" choice sends ``player.hand_count_at_least``: a request field."""
+    discard = {"type": "discard", "card": "10D"}
+    table = dict(AFTER_DRAW, stock_count=7, discard_pile=[], team={"score": 6000, "melds": [["4D", "4C", "4H", "4C",
+                 "4S", "4S", "4D"]]}, player={"has_melded": True}, turn={"drew": "stock", "partner_answer": "yes"})
+    ruling = ruled("da-ludo", table, discard)
+    [hand] = [c for c in ruling["conditions"] if c["kind"] == "hand_size"]
+    assert any("hand_count_at_least" in c["patch"]["situation"]["player"] for c in hand["choices"])
+    each_choice_is_adjudicates({"variant": "da-ludo", "situation": table, "action": discard}, ruling)
+
+

@@ -22,7 +22,7 @@ from adjudicator.model.errors import (AdjudicatorError, ImpossibleInput, Malform
 from adjudicator.model.findings import Choice, Condition, Finding, HouseRuleUsed, Interpretation, Ruling
 from adjudicator.model.enums import ActionType, Status, Verdict
 from adjudicator.compare.matrix import MatrixRow
-from adjudicator.model.messages import Param, ParamValue, jsonable
+from adjudicator.model.messages import Param, ParamValue, Word, jsonable, msg
 from adjudicator.model.parameters import PARAMETERS
 from adjudicator.words.clauses import reading_message, statement
 from adjudicator.words.render import (render, requirement_message, ruling_summary, ruling_words, said,
@@ -123,6 +123,36 @@ def interpretation(i: Interpretation, lang: str, words: bool = True) -> dict:
             "note": note, "summary": said_, "citations": citations(i.citations)}
 
 
+def own_words(r: Ruling, lang: str, words: bool = True) -> list[dict]:
+    """The text's own words in the ruling's quotes, where the service says another (sv-classic's "slängstapeln"
+    for the service's "kasthögen"): beside the quotes, so the reader sees they name the same thing."""
+    ref = r.variant_ref
+    pairs = getattr(ref, "own_words", ()) if ref is not None else ()
+    if not pairs:
+        return []
+    quotes = [c.quote.lower() for f in r.findings for c in f.citations]
+    quotes += [c.quote.lower() for i in r.interpretations for c in i.citations]
+    out = []
+    for code, own in pairs:
+        if any(own.lower() in quote for quote in quotes):
+            item = {"word": code, "text_word": own}
+            if words:
+                item["note"] = said(msg("own_word", word=Word(code), own=own), lang)
+            out.append(item)
+    return out
+
+
+def _deciding_first(r: Ruling, reasons: list) -> list:
+    """The reasons, those the verdict rests on first (:meth:`Ruling.deciding`: a legal ruling's check that was in
+    doubt, an illegal one's failures, an undetermined one's open points), after the table's own check."""
+    deciding = {id(f) for f in r.deciding()}
+    if not deciding:
+        return reasons
+    ahead = [i for i, f in enumerate(r.findings) if f.rule == "table.possible"]
+    ahead += [i for i, f in enumerate(r.findings) if id(f) in deciding and i not in ahead]
+    return [reasons[i] for i in ahead] + [x for i, x in enumerate(reasons) if i not in ahead]
+
+
 def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
     """A ruling as JSON; ``words=False`` leaves out every sentence (the keys, rule ids and citations stay)."""
     out: dict[str, Any] = {"variant": r.variant, "verdict": r.verdict}
@@ -132,6 +162,10 @@ def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
         out["reasons"] = [_finding(f, said_[0], said_[1], True) for f, said_ in zip(r.findings, said_findings)]
     else:
         out["reasons"] = [finding(f, lang, False) for f in r.findings]
+    out["reasons"] = _deciding_first(r, out["reasons"])
+    own = own_words(r, lang, words)
+    if own:
+        out["own_words"] = own
     out["interpretations"] = [interpretation(i, lang, words) for i in r.interpretations]
     out["missing"] = list(r.missing)
     out["not_stated"] = list(r.not_stated)
@@ -664,7 +698,8 @@ def _replay_stop(s: Any, lang: str) -> dict:
 
 def _replay_entry(e: Any, lang: str) -> dict:
     out: dict[str, Any] = {"index": e.index, "player": e.player, "verdict": e.verdict,
-                           "rules": [] if e.ruling is None else list(dict.fromkeys(f.rule for f in e.ruling.findings))}
+                           "rules": [] if e.ruling is None else list(dict.fromkeys(
+                               f.rule for f in _deciding_first(e.ruling, list(e.ruling.findings))))}
     if e.event is not None:
         out["event"] = e.event
     if e.reason is not None and e.ruling is None:

@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..rules.engine import rule
-from ..model.enums import Verdict
 from ..model.errors import AdjudicatorError, ImpossibleInput, RuleNotStated
-from ..model.findings import Finding, HouseRuleUsed, Ruling
+from ..model.enums import Verdict
+from ..model.findings import LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Ruling
 from ..rules.judge import cited
 from ..model.messages import Fact, Items, Message, Param, ParamValue, Word, msg
 from ..options.listing import Options, legal_moves
@@ -259,8 +259,46 @@ def _ruling_groups(answered: list[VariantResult]) -> tuple[Group, ...]:
         key = (ruling.verdict, _conditions_key(ruling.conditions))
         groups.setdefault(key, []).append(r.variant)
         first.setdefault(key, ruling)
-    return tuple(Group(tuple(ids), verdict=key[0], conditions=key[1], outcome=_outcome_words(first[key]))
-                 for key, ids in groups.items())
+    said = {key: _outcome_words(ruling) for key, ruling in first.items()}
+    out = []
+    for key, ids in groups.items():
+        outcome = said[key]
+        for other, words in said.items():  # another group whose outcome reads alike: say where they part
+            parting = _parting(first[key], first[other]) if other != key and words == outcome else None
+            if parting is not None:
+                outcome = msg("compare.outcome_parting", outcome=outcome, conditions=Items(parting[0], ", "),
+                              verdict=Word(parting[1]))
+                break
+        out.append(Group(tuple(ids), verdict=key[0], conditions=key[1], outcome=outcome))
+    return tuple(out)
+
+
+def _parting(ruling: Ruling, other: Ruling) -> tuple[tuple[Message, ...], Verdict] | None:
+    """The first values of the facts (down the conditions) under which ``ruling`` says another thing than
+    ``other`` -- its conditions, in words, and the verdict there -- preferring one where it decides. None: they
+    part nowhere in their conditions."""
+    found: list[tuple[tuple[Message, ...], Verdict]] = []
+
+    def walk(a: Ruling, b: Ruling | None, path: tuple[Message, ...]) -> bool:
+        for condition in a.conditions:
+            theirs = None if b is None else next((c for c in b.conditions if c.pointer == condition.pointer), None)
+            for choice in condition.choices:
+                match = None if theirs is None else next((c for c in theirs.choices if c.value == choice.value), None)
+                here = (*path, choice.condition)
+                if match is not None and match.verdict == choice.verdict:
+                    if walk(choice.ruling, match.ruling, here):
+                        return True
+                    continue
+                found.append((here, choice.verdict))
+                if choice.verdict != UNDETERMINED:
+                    return True
+                if walk(choice.ruling, None, here):  # undetermined there: where below it decides
+                    return True
+        return False
+
+    walk(ruling, other, ())
+    decided = [f for f in found if f[1] != UNDETERMINED]
+    return decided[0] if decided else found[0] if found else None
 
 
 def _conditions_key(conditions: tuple) -> tuple:

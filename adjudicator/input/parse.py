@@ -207,6 +207,7 @@ def situation(raw: dict, rules: Variant, base: str = "/situation") -> Situation:
         _pile_unnamed(raw.get("pile_unnamed")),
         (turn or {}).get("asked_after_melding"),
         raw.get("stock_empty"),
+        player.get("hand_count_at_least"),
     )
     if issues:
         raise ImpossibleInput(issues)

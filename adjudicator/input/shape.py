@@ -148,6 +148,10 @@ def _schemas(max_cards: int, max_red_threes: int) -> dict[str, Schema]:
         hand = card_list(allow_none=True)
         hand_count = StrictInteger(allow_none=True, validate=Range(min=0, max=max_cards), metadata=doc(
             "How many cards the hand holds, when the cards themselves are not given."))
+        hand_count_at_least = StrictInteger(allow_none=True, validate=Range(min=1, max=max_cards), metadata=doc(
+            "The hand holds at least this many cards, for a family that knows no more than that (what a\n"
+            "ruling's condition \"how many cards will you have left?\" sends for \"two or more\"). Given\n"
+            "beside `hand` or `hand_count`, they must hold at least as many (else 422).\n"))
         has_melded = StrictBoolean(allow_none=True, metadata=doc(
             "Whether this player has melded before in this round (for going out concealed)."))
 

@@ -13,6 +13,7 @@ from typing import Any
 from .enums import Verdict
 from .messages import Message
 from .citations import Citation
+from .rule_ids import LEAD
 
 LEGAL, ILLEGAL, UNDETERMINED = Verdict.LEGAL, Verdict.ILLEGAL, Verdict.UNDETERMINED
 
@@ -118,13 +119,32 @@ class Ruling:
 
     def deciding(self) -> tuple[Finding, ...]:
         """The findings the verdict rests on: the failing ones for ``illegal`` (or, decided across readings,
-        the ones that fail under some reading), the open ones for ``undetermined``; none for ``legal``."""
+        the ones that fail under some reading), the open ones for ``undetermined``; for ``legal``, the passed
+        check that was in doubt (:meth:`lead`)."""
         if self.verdict == ILLEGAL:
             return self.failed() or tuple(f for f in self.findings if f.passed is None and f.open_on
                                           and set(f.open_on) <= set(self.across))
         if self.verdict == UNDETERMINED:
             return self.open()
-        return ()
+        lead = self.lead()
+        return () if lead is None else (lead,)
+
+    def lead(self) -> Finding | None:
+        """Of a legal ruling, the check the table argued about: one that passed on a house rule, else on a point
+        the text leaves open (decided across its readings), else the rule ranked highest as a question a table
+        argues about (:data:`~adjudicator.model.rule_ids.LEAD`) -- the first of them in the ruling's order."""
+        if self.verdict != LEGAL:
+            return None
+        across = set(self.across)
+        best: Finding | None = None
+        best_rank: tuple = ()
+        for f in self.findings:
+            if f.passed is not True or f.rule == "table.possible":
+                continue
+            rank = (bool(f.house_rules), bool(across.intersection(f.parameters)), LEAD.get(f.rule, 0))
+            if best is None or rank > best_rank:
+                best, best_rank = f, rank
+        return best
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,6 +127,8 @@ class VariantRef:
 
     id: str
     names: tuple = ()  # ((language, name), ...); "" is the name in its file, for any language
+    language: str = ""  # the language its text is written in
+    own_words: tuple = ()  # ((a word of the service's, the text's own word for that thing), ...), in that language
 
     @property
     def code(self) -> str:

@@ -48,3 +48,19 @@ RULES: dict[str, tuple[str, ...]] = {
     "go_out.partner_answer": ("go_out.ask_partner",),
     "table.possible": (),  # the readings under which the table itself cannot happen (rules.table_check)
 }
+
+
+# How much each rule is the question a table argues about, where a play passes it: a legal ruling leads with the
+# passed check that rests on a house rule, else on a point decided across readings, else the one ranked highest here
+# (the canasta an opening needs at 6,000, not "it is a meld of kings"). Unlisted: 0.
+LEAD: dict[str, int] = {
+    "opening.canasta_required": 9, "opening.minimum": 8, "go_out.canasta_required": 8, "go_out.partner_answer": 8,
+    "pile.frozen.natural_pair": 8, "pile.frozen.add_to_meld": 8, "go_out.keep_card": 7, "stock.empty.forced_take": 7,
+    "stock.empty": 7, "pile.one_card_rule": 7, "pile.before_opening": 7, "first_round.no_pile": 7,
+    "first_round.no_opening": 7, "pile.unfrozen.natural_and_wild": 6, "pile.unfrozen.add_to_meld": 6,
+    "meld.one_per_rank": 6, "pile.cards_same_turn": 6, "black_three.meld": 6, "black_three.going_out_only": 6,
+    "red_three.never_melded": 6, "meld.max_wilds": 5, "meld.natural_majority": 5, "meld.naturals_per_wild": 5,
+    "meld.wild_only": 5, "meld.min_naturals": 4, "meld.add.target": 4, "go_out.all_cards": 4, "pile.top.wild": 4,
+    "pile.top.black_three": 4, "pile.top.red_three": 4, "draw.count": 3, "meld.same_rank": 2, "meld.min_cards": 2,
+    "turn.draw_first": 1, "pile.empty": 1,
+}

@@ -73,8 +73,10 @@ def _take(view: HandView, situation: Situation, top: str, with_cards: tuple[str,
     points = None
     if not situation.team_has_opened():
         take, points = _opening_take(view, situation, top, with_cards, meld_rank)
+    wild = next((c for c in with_cards if view.is_wild(c)), None)  # the wild card shown, named by its rank
     return Candidate(take, way, msg(f"options.take_pile.{way}", top=Card(top), rank=Rank(meld_rank),
-                                    cards=Cards(with_cards), melds=_melds_of(take), points=points), points)
+                                    wild=Rank(rank(wild)) if wild else None, cards=Cards(with_cards),
+                                    melds=_melds_of(take), points=points), points)
 
 
 def _opening_take(view: HandView, situation: Situation, top: str, with_cards: tuple[str, ...], meld_rank: str):

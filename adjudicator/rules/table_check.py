@@ -232,6 +232,9 @@ def check_table(rules: Variant, sit: Situation, act: Action) -> TableDoubt | Non
                                if c in ("3H", "3D")])
     if sit.stock_empty is not None and sit.stock_count is not None and sit.stock_empty != (sit.stock_count == 0):
         raise ImpossibleInput([issue(f"{base}/stock_empty", "error.stock_empty_contradicts")])
+    size = sit.hand_count if sit.hand is None else len(sit.hand)
+    if sit.hand_count_at_least is not None and size is not None and size < sit.hand_count_at_least:
+        raise ImpossibleInput([issue(f"{base}/player/hand_count_at_least", "error.hand_below_at_least")])
     if sit.cards_from_pile and sit.drew in (None, "stock"):
         raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.pile_cards_without_take")])
     if sit.hand_count is not None and sit.hand_count > rules.deck_size:

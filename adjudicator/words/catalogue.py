@@ -273,6 +273,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "summary.across": "{summary} This holds either way: {readings}.",
     "summary.depends": "Cannot say under {variant} whether you may {action}: it depends on {points} ({readings}).",
     "summary.lacks": "the referee needs to know {facts}",
+    "summary.by_house_rule": "Your house rule settles it: {rules}.",
+    "own_word": "The text calls the {word} “{own}”.",  # beside the quotes: the text's own word for a thing
     "summary.not_settled": "the rules do not say {parameters}",
     # --- a ruling on a fact the table did not give, ruled under each of its values (rules.conditions) ------
     "summary.if_legal": "Allowed under {variant} {condition}: you may {action}.",
@@ -405,6 +407,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "compare.headline_group": "{variants}: {outcome}",
     "compare.outcome": "{verdict}",
     "compare.outcome_if": "{verdict} {condition}",
+    "compare.outcome_parting": "{outcome} ({conditions}: {verdict})",  # where two outcomes read alike
     "compare.outcome_impossible": "this table cannot happen",
     "compare.why_condition": "{choices:cap}.",
     "compare.why_choice": "{condition}: {verdict}",
@@ -456,6 +459,8 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "error.opened_contradicts_melds": "This says whether the team has opened, and its melds say the opposite.",
     "error.canastas_unopened": "A team that has not opened has no canastas.",
     "error.canastas_below_at_least": "This says how many canastas the team has, and fewer than it says it has at least.",
+    "error.hand_below_at_least": "This says how many cards the hand holds at least, and the hand holds fewer.",
+    "error.hand_below_at_least": "This says how many cards the hand holds at least, and the hand holds fewer.",
     "error.has_drawn_contradicts": "This says whether the player has drawn this turn, and where the player drew says "
                                    "the opposite.",
     "error.stock_empty_contradicts": "This says whether the stock is empty, and the count of its cards says the "
@@ -579,7 +584,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "options.draw.empty_stock": "Draw from the stock, which is empty.",
     "options.take_pile.natural_pair": "Take the pile with a natural pair of {rank:pl} ({cards})[[ and lay {melds}]]"
                                       "[[, {points} points]].",
-    "options.take_pile.natural_and_wild": "Take the pile with a natural {rank} and a wild card ({cards})[[ and lay "
+    "options.take_pile.natural_and_wild": "Take the pile with {rank:a} and {wild:a} ({cards})[[ and lay "
                                           "{melds}]][[, {points} points]].",
     "options.take_pile.onto_meld": "Take the pile and put its top card {top} onto your meld of {rank:pl}.",
     "options.meld.all_naturals": "Meld {cards}: all your natural {rank:pl}.",
@@ -739,6 +744,7 @@ def _flat() -> dict[str, str | tuple[str, str]]:
     for rank, (one, many) in RANKS.items():
         out[f"rank.{rank}"] = one
         out[f"rank.{rank}.pl"] = many
+        out[f"rank.{rank}.a"] = f"an {one}" if one[0] in "aeiou" else f"a {one}"  # one card of the rank, its article
     out.update({f"fact{path}": text for path, text in FACTS.items()})
     out.update({f"word.{code}": text for code, text in WORDS.items()})
     out.update({f"number.{n}": text for n, text in enumerate(NUMBERS)})

@@ -10,8 +10,9 @@ settle, missing facts as what they are, numbers in the language's format,
 plurals by count. Codes never reach the words; they stay in the message.
 
 Templates are ``str.format`` text with two additions: ``{x:pl}`` puts a rank
-in the plural, ``{x:cap}`` capitalises and ``{x:word}`` says a small count in
-words, and ``[[ ... ]]`` marks a part left out when an argument inside it is empty.
+in the plural (``{x:a}``: one, with its article: "a seven", "an ace"), ``{x:cap}``
+capitalises and ``{x:word}`` says a small count in words, and ``[[ ... ]]``
+marks a part left out when an argument inside it is empty.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ..model.messages import (Card, Cards, Fact, Items, Message, Param, ParamVal
                               msg)
 from ..model.requirement import Requirement
 from ..model.parameters import BY_NAME
-from .clauses import reading_message
+from .clauses import reading_message, statement
 
 LANGUAGES = ("en", "sv", "nb", "da")
 DEFAULT_LANGUAGE = "en"
@@ -135,7 +136,15 @@ def _variant_ref(ruling: Ruling) -> Any:
 def _plain(ruling: Ruling, variant, lang: str) -> str:
     action = msg(f"action.{ruling.action}")
     if ruling.verdict == LEGAL:
-        return said(msg("summary.legal", variant=variant, action=action), lang)
+        allowed = said(msg("summary.legal", variant=variant, action=action), lang)
+        lead = ruling.lead()  # the check that was in doubt, said first after the verdict
+        if lead is None:
+            return allowed
+        out = f"{allowed} {sentence(said(lead.message, lang))}"
+        if lead.house_rules:  # the table's own rule settled it: said so
+            out += " " + said(msg("summary.by_house_rule", rules=Items(tuple(
+                statement(h.parameter, h.value) for h in lead.house_rules), " & ")), lang)
+        return out
     if ruling.verdict == ILLEGAL:
         failed = [f.message for f in ruling.findings if f.passed is False]
         if not failed:  # decided across readings: what fails under each
@@ -343,7 +352,7 @@ _SAY: dict[type, Any] = {
     Items: _Formatter._items,
     Cards: lambda f, v, spec: " ".join(card(c, f.lang) for c in v.codes),
     Card: lambda f, v, spec: card(v.value, f.lang),
-    Rank: lambda f, v, spec: text(f"rank.{v.value}.pl" if spec == "pl" else f"rank.{v.value}", f.lang),
+    Rank: lambda f, v, spec: text(f"rank.{v.value}.{spec}" if spec in ("pl", "a") else f"rank.{v.value}", f.lang),
     Param: lambda f, v, spec: text(f"param.{v.name}", f.lang),
     ParamValue: lambda f, v, spec: value_words(v.name, v.value, f.lang),
     Fact: lambda f, v, spec: fact(v.pointer, f.lang),
