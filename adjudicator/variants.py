@@ -467,6 +467,20 @@ def _open_flags() -> int:
     return os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
+def _read_at_most(fd: int, limit: int) -> bytes | None:
+    """The bytes of the open file ``fd``, or None where it holds more than ``limit``: a file that grows
+    meanwhile is read to one byte past the limit, no further."""
+    pieces: list[bytes] = []
+    size = 0
+    while size <= limit:
+        piece = os.read(fd, limit + 1 - size)
+        if not piece:
+            break
+        pieces.append(piece)
+        size += len(piece)
+    return None if size > limit else b"".join(pieces)
+
+
 def _entry_bytes(path: Path) -> bytes | None:
     """The bytes of the entry at ``path`` where it is a private regular file of a sane size, else None."""
     try:
@@ -480,16 +494,7 @@ def _entry_bytes(path: Path) -> bytes | None:
         if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or not _private(info) \
                 or info.st_size > MAX_ENTRY_BYTES:
             return None
-        pieces, size = [], 0
-        while True:  # no more than the size allows: a file that grows meanwhile is not read to its end
-            piece = os.read(fd, MAX_ENTRY_BYTES + 1 - size)
-            if not piece:
-                break
-            pieces.append(piece)
-            size += len(piece)
-            if size > MAX_ENTRY_BYTES:
-                return None
-        return b"".join(pieces)
+        return _read_at_most(fd, MAX_ENTRY_BYTES)
     except OSError:
         return None
     finally:
@@ -673,16 +678,10 @@ def read_regular(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
             raise FileRefused(f"{path} is not a regular file (a pipe, a device or a socket)")
         if info.st_size > limit:
             raise FileRefused(f"{path} holds {info.st_size:,} bytes, more than the {limit:,} read", limit)
-        pieces, size = [], 0
-        while size <= limit:  # a file that grows meanwhile is read to one byte past the limit, no further
-            piece = os.read(fd, limit + 1 - size)
-            if not piece:
-                break
-            pieces.append(piece)
-            size += len(piece)
-        if size > limit:
+        data = _read_at_most(fd, limit)
+        if data is None:
             raise FileRefused(f"{path} holds more than the {limit:,} bytes read", limit)
-        return b"".join(pieces)
+        return data
     finally:
         os.close(fd)
 
