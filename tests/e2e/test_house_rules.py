@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from e2e_helpers import ENGINE_WAIT, open_page, pick
 from playwright.sync_api import expect
 from test_page import enter_counts, save_round, went_out
@@ -74,6 +75,12 @@ def test_house_rules_chosen_at_setup_are_kept_with_the_game_and_scored(phone):
     expect(page.locator("#game-house-rules [data-parameter='wild.twos'] .house-a")).to_have_text("Yes")
 
 
+# Strict: passes (and must lose this mark) once a meld with "two or more cards left" is ruled without the count.
+OPEN_42 = ("issue 42 open: da-ludo's meld with a two, twos wild by house rule, stays undetermined after the routine "
+           "answers: with two or more cards left the ruling still asks how many cards the player holds")
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN_42)
 def test_the_games_house_rules_apply_on_settle_to_rulings_and_options(phone):
     page, base = phone
     open_score_pad(page, base)
@@ -160,6 +167,7 @@ def test_a_da_ludo_team_below_zero_can_answer_its_opening_requirement(phone):
     expect(page.locator("#game-house-rules [data-parameter='opening.negative'] .house-a")).to_have_text("50")
 
 
+@pytest.mark.xfail(strict=True, reason=OPEN_42)
 def test_offline_the_phones_engine_scores_and_rules_under_the_games_house_rules(phone):
     """The same house rules reach the engine on the phone: with no signal, the target and the open
     point chosen at setup are applied by it."""
