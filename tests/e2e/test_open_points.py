@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from e2e_helpers import Taps, api, open_page, pick, shown_number
 from playwright.sync_api import expect
 from test_page import enter_counts, start_game, went_out
 
 
+# Strict: passes (and must lose this mark) once the page says the house rule under a ruling that still hangs on facts.
+@pytest.mark.xfail(strict=True, reason="issue 42 open: after the house-rule tap the ruling still hangs on routine facts, "
+                   "and the page shows no note of the house rule under it")
 def test_the_house_rule_question_appears_on_an_undetermined_ruling_and_rules_again(phone, screenshots):
     page, base = phone
     open_page(page, base)
@@ -28,14 +35,16 @@ def test_the_house_rule_question_appears_on_an_undetermined_ruling_and_rules_aga
     expect(page.locator("#ruling")).not_to_contain_text("wild.twos")  # words for people, not the parameter id
     page.screenshot(path=screenshots / "e1-open-point.png")
 
-    # What the service rules with the house rule is what the page shows after the tap.
-    body = {"variant": "da-ludo", "situation": {"team": {"score": None, "melds": [["KS", "KH", "KD"]]},
-            "player": {"hand_count": 5}, "turn": {"drew": "stock", "cards_from_pile": []}},
-            "action": {"type": "meld", "melds": [["9S", "9H", "2S"]]}, "house_rules": {"wild.twos": True}}
-    expected = api(base, "POST", "/v1/adjudicate", body)["verdict"]
+    # What the service rules with the house rule is what the page shows after the tap: the request the page sent
+    # then (only what was tapped, nothing pre-filled: #42) is ruled by the service as the page shows it.
+    sent = []
+    page.on("request", lambda r: sent.append(json.loads(r.post_data))
+            if r.method == "POST" and "/v1/adjudicate" in r.url and "batch" not in r.url else None)
     question.get_by_role("button", name="Yes").tap()
-    expect(verdict).to_have_attribute("data-verdict", expected)
     expect(page.locator("#open-wild-twos")).to_have_count(0)
+    assert sent and sent[-1]["house_rules"] == {"wild.twos": True}
+    expected = api(base, "POST", "/v1/adjudicate", sent[-1])["verdict"]
+    expect(verdict).to_have_attribute("data-verdict", expected)
 
     # The house rule is listed, sent with the next ruling, and can be changed.
     house = page.locator("#settle-house-rules")

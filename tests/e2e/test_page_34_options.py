@@ -203,6 +203,9 @@ def test_no_question_form_shows_a_fill_in_it_cannot_fill(phone, variant):
             expect(page.locator(f"#{field}")).to_have_count(1)
 
 
+# Strict: passes (and must lose this mark) once the page lists the conditional meld of nines on its first screen.
+@pytest.mark.xfail(strict=True, reason="issue 42 open: /v1/options lists meld:9 'if your team has no meld of nines', "
+                   "but the page's first screen shows no such move to tap")
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_whether_the_team_has_nines_is_answered_under_a_listed_move(phone_at, live_server, ui_packs, lang):
     """"What may I do?" with nines in hand, the team opened, its melds not listed: a new meld of nines is not
