@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from test_page import enter_counts, start_game, went_out
 
 
-# Strict: passes (and must lose this mark) once the page says the house rule under a ruling that still hangs on facts.
+# Strict: passes (and must lose this mark) once the page notes the house rule under a ruling still hanging on facts.
 @pytest.mark.xfail(strict=True, reason="issue 42 open: after the house-rule tap the ruling still hangs on routine facts, "
                    "and the page shows no note of the house rule under it")
 def test_the_house_rule_question_appears_on_an_undetermined_ruling_and_rules_again(phone, screenshots):

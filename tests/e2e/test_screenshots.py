@@ -26,7 +26,7 @@ def test_screens(phone_at, live_server, screenshots, lang, scheme):
     page.locator("#new-meld-0").scroll_into_view_if_needed()
     page.screenshot(path=screenshots / f"s-{lang}-{scheme}-2-picker.png")
     page.locator("#rule-button").tap()
-    expect(page.locator("#open-wild-twos")).to_be_visible()
+    expect(page.locator("#ruling fieldset[data-pointer]").first).to_be_visible()  # the referee asks (#42)
     page.wait_for_timeout(300)
     page.screenshot(path=screenshots / f"s-{lang}-{scheme}-3-open-point.png")
     page.locator("#tab-score").tap()

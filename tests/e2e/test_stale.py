@@ -30,14 +30,16 @@ def test_a_changed_hand_marks_the_ruling_out_of_date_and_a_new_language_rerender
     pick(tap, hand, "9")
     expect(stale).to_be_visible()
     page.locator("#rule-button").tap()
-    expect(verdict).to_have_attribute("data-verdict", "legal")
     expect(stale).to_have_count(0)
     expect(page.locator("#ruling")).to_have_class("ruling")
+    # a natural pair now: no longer refused (allowed, or allowed under the facts the referee then asks, #42)
+    expect(verdict).not_to_have_attribute("data-verdict", "illegal")
+    now = verdict.get_attribute("data-verdict")
 
     # Another language: the answer on screen is given again, in Swedish.
     page.locator("#lang-select").select_option("sv")
-    expect(verdict.locator(".verdict-word")).to_have_text(ui_packs["sv"]["verdict.legal"])
-    expect(page.locator("#ruling .why")).to_contain_text("nior")  # the service's words, in Swedish
+    expect(verdict).to_have_attribute("data-verdict", now)
+    expect(page.locator("#ruling")).to_contain_text("du har dragit")  # the service's words, in Swedish
     expect(stale).to_have_count(0)
 
 
