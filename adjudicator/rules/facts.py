@@ -25,7 +25,7 @@ from typing import Any, Callable
 from ..model.actions import Action
 from ..model.enums import ActionType
 from ..model.messages import Message, Rank, msg
-from ..model.situation import DRAWN, NOT_GIVEN, PileUnnamed, Situation
+from ..model.situation import DRAWN, MELD_RANKS, NOT_GIVEN, PileUnnamed, Situation
 from ..variants import Variant
 
 MAX_FACTS = 2  # facts supplied together along one line of a conditional ruling (each value ruled again)
@@ -172,8 +172,8 @@ def _canastas_needed(rules: Variant, players: int | None) -> int:
 def _rank(path: str, situation: Situation, action: Action, rules: Variant) -> Asked | None:
     """Whether the team has a meld of a rank (``team.ranks``)."""
     head, _, code = path.rpartition("/")
-    if head != "/team/ranks" or situation.team.has_meld_of(code) is not None:
-        return None
+    if head != "/team/ranks" or code not in MELD_RANKS or situation.team.has_meld_of(code) is not None:
+        return None  # a rank ``team.ranks`` cannot name (a meld of twos where twos are natural) stays in missing
     rank = Rank(code)
     return _yes_no(path, "rank", msg("fact.rank.question", rank=rank), msg("fact.rank.either", rank=rank),
                    Value(True, ((("team", "ranks", code), True),), msg("fact.yes"),
