@@ -141,7 +141,10 @@ class Ruling:
         for f in self.findings:
             if f.passed is not True or f.rule == "table.possible":
                 continue
-            rank = (bool(f.house_rules), bool(across.intersection(f.parameters)), LEAD.get(f.rule, 0))
+            settled = bool(f.house_rules), bool(across.intersection(f.parameters))
+            if f.message.args.get("subject") is not None and not any(settled):
+                continue  # a check of one meld, named by its place ("Meld 1"): no lead unless the table argued it
+            rank = (*settled, LEAD.get(f.rule, 0))
             if best is None or rank > best_rank:
                 best, best_rank = f, rank
         return best
