@@ -35,28 +35,16 @@ from adjudicator.rules import engine
 from adjudicator.rules.engine import rule
 from adjudicator.variants import Entry, Variant, load_all
 from test_answers import CASES
-from test_options_complete import MELD_RANKS, deck
+from test_options_exact import _seeded_pair
 
 VARIANTS = load_all()
 
 
 def _table(vid: str, stock: int, seed: str) -> dict:
-    """A table of a team that has opened (its melds decided from their parts), a 9-card hand."""
-    rng = random.Random(seed)
-    cards = deck(vid)
-    rng.shuffle(cards)
-    ranks = rng.sample(MELD_RANKS, 4)
-    melds = []
-    for r in ranks[:2]:
-        meld = [c for c in cards if c != "JK" and c[:-1] == r][:3]
-        for c in meld:
-            cards.remove(c)
-        melds.append(meld)
-    hand = [c for c in cards if c != "JK" and c[:-1] in ranks][:8] + ["JK"]
-    return {"players": 4, "first_round": False, "stock_count": stock, "discard_pile": [],
-            "team": {"score": 1500, "melds": melds, "red_threes": 0},
-            "opponents": {"score": 0, "melds": [], "red_threes": 0},
-            "player": {"hand": hand, "has_melded": True}, "turn": {"drew": "stock", "cards_from_pile": []}}
+    """A table of a team that has opened (its melds decided from their parts), a 9-card hand: test_options_exact's
+    seeded table, with the stock asked for, an empty pile and no red threes."""
+    table, _ = _seeded_pair(vid, random.Random(seed))
+    return {**table, "stock_count": stock, "discard_pile": [], "team": {**table["team"], "red_threes": 0}}
 
 
 def test_a_new_fact_kept_on_a_parts_table_is_in_its_key(monkeypatch):
