@@ -258,3 +258,39 @@ def test_every_fact_of_a_table_is_kept_on_a_parts_table_or_withheld():
                 continue
             loose.append(f"team.{name}")
     assert not loose, f"neither kept on a part's table nor withheld: {loose}"
+
+
+# ----------------------------------------------------------------------------------------------
+# A variant with house rules, kept across requests (adjudicator/input/house_rules.py)
+
+
+def test_a_variant_with_house_rules_is_kept_by_the_rules_values_and_its_own_variant():
+    """A request with house rules rules under a copy of its variant, kept for the next request with the same rules
+    (each of the copy's tables then warm). The copy is the same only for the same variant object and the same
+    rules by value: a newcomer who keyed it by the rules' names, or by the variant's id alone, would hand one
+    table's rules to another (a house rule of ``true`` ruled as ``false``, a variant loaded afresh -- a test's, a
+    library caller's own -- ruled under the first one's entries)."""
+    from adjudicator.input.house_rules import apply  # noqa: PLC0415
+
+    loaded = VARIANTS["sv-classic"]
+    one = apply(loaded, {"wild.twos": True, "meld.min_cards": 3})
+    assert apply(loaded, {"wild.twos": True, "meld.min_cards": 3}) is one  # kept
+    other = apply(loaded, {"wild.twos": False, "meld.min_cards": 3})
+    assert other is not one and other.value("wild.twos") is False and one.value("wild.twos") is True
+    assert apply(loaded, {"meld.min_cards": 3}).value("wild.twos") == loaded.value("wild.twos")
+    for name in ("wild.twos", "meld.min_cards"):
+        assert one.params[name].source == "house_rule" and one.params[name].house_rule
+    # another variant object of the same id (its own entries): its own copy, made from it
+    changed = loaded.with_entries({"deck.jokers": Entry("deck.jokers", 6, loaded.params["deck.jokers"].status,
+                                                        None, ())})
+    mine = apply(changed, {"wild.twos": True, "meld.min_cards": 3})
+    assert mine is not one and mine.value("deck.jokers") == 6 and one.value("deck.jokers") != 6
+    # the kept copy answers as a copy made afresh
+    body = {"variant": "sv-classic", "house_rules": {"wild.twos": True, "meld.min_cards": 3},
+            "situation": {"players": 4, "player": {"hand": ["2C", "7H", "7S", "9D", "5C"]},
+                          "turn": {"has_drawn": True}, "team": {"melds": [["KH", "KS", "KD"]]}},
+            "action": {"type": "meld", "melds": [["2C", "7H", "7S"]]}}
+    first, again = answer("adjudicate", body, "en"), answer("adjudicate", body, "en")
+    assert first.status == again.status == 200 and first.document == again.document
+    flipped = answer("adjudicate", {**body, "house_rules": {"wild.twos": False, "meld.min_cards": 3}}, "en")
+    assert flipped.document["verdict"] != first.document["verdict"], (first.document["verdict"], flipped.document["verdict"])

@@ -12,13 +12,14 @@ rule), so that 130,000 bands -- 3 MiB that each ruling would show again -- cost 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
+from ..memo import Memo, size_of
 from ..model.enums import Status
 from ..model.errors import ImpossibleInput, issue, pointer
 from ..model.messages import Param, msg
 from ..model.parameters import BY_NAME, ParamValueError, check_value
-from ..variants import Entry, Variant
+from ..variants import WORKED_OUT_BYTES, Entry, Variant
 
 # The texts' own tables of opening bands have three (no-pagat, sv-classic, sv-gamerules) or four (da-ludo)
 # bands; a table that splits its scores finer still has a few: three times the longest table is room enough.
@@ -61,4 +62,29 @@ def apply(variant: Variant, house_rules: Any, base: str = "/house_rules") -> Var
                                 accepts=param.accepts()))
     if issues:
         raise ImpossibleInput(issues)
-    return variant.with_entries(entries)
+    return with_house_rules(variant, tuple((name, repr(entry.value), entry.value) for name, entry in entries.items()))
+
+
+# A variant with a table's house rules is kept, for the next request with the same rules (issue 44: a request with
+# house rules cost twice one without, every variant table of its copy made again). The key is the variant's id and
+# each rule's name, value and the value's repr (``True`` is not ``1``), in the order given; a copy is handed out only
+# for the very variant object it was made from (another set of variants with the same ids makes its own). A copy
+# is read-only like the variant (its values frozen by ``Entry``, its table by ``Variant.once``'s rules); each
+# entry is counted at the most its own table may come to hold, so the kept copies hold at most
+# ``HOUSE_COPIES`` x ``WORKED_OUT_BYTES``.
+HOUSE_COPIES: Final = 8
+_COPIES: Final[dict] = Memo("variants with house rules", HOUSE_COPIES * (WORKED_OUT_BYTES + 64 * 1024),
+                            max_entries=HOUSE_COPIES)
+
+
+def with_house_rules(variant: Variant, rules: tuple[tuple[str, str, Any], ...]) -> Variant:
+    """``variant`` with each ``(name, repr, value)`` of ``rules`` as a house rule, made once and kept
+    (:data:`_COPIES`) while the same variant object is asked with the same rules."""
+    key = (variant.id, rules)
+    hit = _COPIES.recent(key)
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    copy = variant.with_entries({name: Entry(name, value, Status.STATED, None, (), source="house_rule")
+                                 for name, _, value in rules})
+    _COPIES.put(key, (variant, copy), size_of(key) + WORKED_OUT_BYTES)
+    return copy
