@@ -13,10 +13,10 @@ Each has a ``code`` property: the value a program sees in JSON.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
-from .frozen import FrozenDict, immutable
+from .frozen import FrozenDict, FrozenList, immutable
 
 _set = object.__setattr__
 
@@ -27,19 +27,37 @@ class Message:
 
     ``args`` is read-only all the way down (a :class:`~adjudicator.model.frozen.FrozenDict` of immutable values,
     made by the constructor): one message may stand in many rulings (a reading said in words, a variant's value),
-    so a caller that changed it would change the next ruling."""
+    so a caller that changed it would change the next ruling. ``said`` is what the message is said as, made by
+    the constructor from the key and the arguments (:func:`said_as`): the words' tables look a message up by it
+    (a nested message's own is read, not made again)."""
 
     key: str
     args: dict
+    said: tuple = field(init=False, compare=False, repr=False)
 
     def __init__(self, key: str, args: dict | None = None):
         _set(self, "key", key)
         if not args:
             _set(self, "args", _NONE)
-        elif _CONTAINERS.isdisjoint(map(type, args.values())):  # no list, mapping, set or tuple among them
-            _set(self, "args", FrozenDict(args))
+            _set(self, "said", ("message", key))
+            return
+        if _CONTAINERS.isdisjoint(map(type, args.values())):  # no list, mapping, set or tuple among them
+            frozen_args = FrozenDict(args)
         else:  # each made read-only within
-            _set(self, "args", FrozenDict({name: immutable(value) for name, value in args.items()}))
+            frozen_args = FrozenDict({name: immutable(value) for name, value in args.items()})
+        _set(self, "args", frozen_args)
+        said: list = ["message", key]
+        for name, arg in frozen_args.items():
+            said.append(name)
+            kind = type(arg)
+            if kind is str or kind is int or arg is None:
+                said.append(arg)
+            elif kind is Message:
+                said.append(arg.said)
+            else:
+                freeze = _SAID_AS.get(kind)
+                said.append(arg if freeze is None else freeze(arg))
+        _set(self, "said", tuple(said))
 
     def code(self) -> dict:
         return {"key": self.key, "args": {name: code_of(v) for name, v in self.args.items()}}
@@ -186,3 +204,50 @@ def jsonable(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: jsonable(getattr(value, f.name)) for f in fields(value)}
     return value
+
+
+# ----------------------------------------------------------------------------------------------
+# What a message is said as: the key of its words (adjudicator/words/render.py)
+
+
+def said_as(value: Any) -> Any:
+    """A hashable value standing for a message argument: equal only when it is said the same way.
+
+    ``True``, ``1`` and ``1.0`` (equal in Python, said "yes", "1" and "1.0"), a list and a tuple are kept
+    apart. Strings, whole numbers and None stand for themselves; a message by :attr:`Message.said`; a card, rank,
+    word, parameter, fact or variant as its kind and fields, a tuple Python hashes and compares in C (the
+    dataclass itself would run its generated ``__hash__`` and ``__eq__`` as Python at every look-up). Any other
+    value stands for itself. Each kind's key is made by its entry in :data:`_SAID_AS`: one look-up by type, each
+    kind tagged by a word of its own (a tuple of a tag and fields never equals a string or a number)."""
+    kind = type(value)
+    if kind is str or kind is int or value is None:
+        return value
+    freeze = _SAID_AS.get(kind)
+    return value if freeze is None else freeze(value)
+
+
+def _items_said(i: Items) -> tuple:
+    return ("items", i.joiner, *[said_as(v) for v in i.items])
+
+
+def _list_said(value: Any) -> tuple:
+    return ("list", *[said_as(v) for v in value])
+
+
+def _tuple_said(value: Any) -> tuple:
+    return ("tuple", *[said_as(v) for v in value])
+
+
+def _dict_said(value: dict) -> tuple:
+    return ("dict", *[(k, said_as(v)) for k, v in value.items()])
+
+
+_SAID_AS: dict = {
+    Message: lambda m: m.said, Items: _items_said,
+    Rank: lambda v: ("rank", v.value), Card: lambda v: ("card", v.value), Word: lambda v: ("word", v.value),
+    Param: lambda v: ("param", v.name), Cards: lambda v: ("cards", v.codes), Fact: lambda v: ("fact", v.pointer),
+    VariantRef: lambda v: ("variant", v.id, v.names),
+    ParamValue: lambda v: ("value", v.name, repr(v.value)),  # a parameter's value is data: its repr says it
+    tuple: _tuple_said, list: _list_said, dict: _dict_said, FrozenList: _list_said, FrozenDict: _dict_said,
+    bool: lambda v: ("bool", v), float: lambda v: ("float", v),
+}
