@@ -119,6 +119,9 @@ class Variant:
     # the text's own words for the game's things where they differ from the service's words in its language (the
     # service's word -> the text's, each found in the text): said beside its quotes (sv-classic: "slängstapeln")
     own_words: tuple[tuple[str, str], ...] = ()
+    # the most its table of what it works out once (:meth:`once`) may hold: a copy kept for a table's house rules
+    # holds less (adjudicator/input/house_rules.py), so that the copies kept are bounded too
+    table_bytes: int = field(default=0, repr=False, compare=False)
     # --- derived from the fields above when the variant is made (never passed in) ---
     # the variant as a message argument: its id, and its name in each language
     ref: VariantRef = field(init=False, repr=False, compare=False)
@@ -143,7 +146,7 @@ class Variant:
         set_(self, "red_threes_in_deck", 2 * decks)
         set_(self, "point_values", FrozenDict({name: values for name, values in
                                                ((name, _point_values(e)) for name, e in params.items()) if values}))
-        set_(self, "_worked_out", Memo(f"variant {self.id}: worked out", WORKED_OUT_BYTES))
+        set_(self, "_worked_out", Memo(f"variant {self.id}: worked out", self.table_bytes or WORKED_OUT_BYTES))
 
     def once(self, make: Callable[..., _T], *args: Any) -> _T:
         """``make(self, *args)``, worked out once per variant object and arguments, and handed out again.
@@ -182,10 +185,11 @@ class Variant:
         """
         return self.once(_read_as, tuple((name, repr(value), value) for name, value in chosen))
 
-    def with_entries(self, entries: dict[str, Entry]) -> "Variant":
+    def with_entries(self, entries: dict[str, Entry], table_bytes: int = 0) -> "Variant":
         """The same variant with some entries replaced (house rules, readings): made by the constructor, so
-        every derived value is worked out from the new entries, with its own, empty caches."""
-        return replace(self, params={**self.params, **entries})
+        every derived value is worked out from the new entries, with its own, empty caches (``table_bytes``: the
+        bound of its table, where not this variant's)."""
+        return replace(self, params={**self.params, **entries}, table_bytes=table_bytes or self.table_bytes)
 
 
 def _read_as(rules: Variant, chosen: tuple[tuple[str, str, Any], ...]) -> Variant:

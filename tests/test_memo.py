@@ -17,6 +17,7 @@ import pickle
 import pytest
 
 from adjudicator.answers import answer
+from adjudicator.input import house_rules
 from adjudicator.memo import Memo, size_of
 from adjudicator.model.frozen import FrozenDict, FrozenList, frozen
 from adjudicator.model.messages import msg
@@ -183,17 +184,27 @@ def test_a_flood_of_distinct_rulings_and_house_rules_keeps_every_table_within_it
     assert sum(t.dropped for t in LIBRARY_TABLES) > 0
 
 
-def test_a_house_rule_copy_lives_as_long_as_its_request():
-    """A variant with house rules is made for its request and kept by nothing after it (its part cache, its
-    citations, its readings go with it): however many distinct house rules come, the variants alive are
-    the loaded ones and the copies they keep of their own open points' readings."""
+def test_the_house_rule_copies_kept_are_bounded():
+    """A variant with house rules is kept for the next request with the same rules (issue 44), in a table bounded
+    by copies and bytes, each copy's own table bounded by the bytes it is counted at: however many distinct house
+    rules come, the variants alive are the loaded ones, the copies kept, and the copies each keeps of its own open
+    points' readings."""
+    assert house_rules._COPIES.max_entries == house_rules.HOUSE_COPIES
+    assert house_rules._COPIES.max_bytes <= 48 * 1024 * 1024
     gc.collect()
     before = sum(1 for o in gc.get_objects() if isinstance(o, Variant))
-    for i in range(40):
+    for i in range(house_rules.HOUSE_COPIES + 40):
         body = {**OPTIONS, "variant": list(VARIANTS)[i % 4], "house_rules": {"score.going_out": 100 + i}}
         assert answer("options", body, "en").status == 200
         assert answer("adjudicate", {**MELD, "house_rules": {"score.going_out": 100 + i}}, "en").status == 200
+    _consistent(house_rules._COPIES)
+    kept = [made for _, made in dict.values(house_rules._COPIES)]
+    assert 0 < len(kept) <= house_rules.HOUSE_COPIES and house_rules._COPIES.dropped > 0
+    for made in kept:
+        assert made._worked_out.max_bytes == house_rules.COPY_TABLE_BYTES
+        _consistent(made._worked_out)
     gc.collect()
     after = sum(1 for o in gc.get_objects() if isinstance(o, Variant))
-    readings = sum(1 for v in VARIANTS.values() for value in v._worked_out.values() if isinstance(value, Variant))
-    assert after <= max(before, len(VARIANTS) + readings)
+    readings = sum(1 for v in [*VARIANTS.values(), *kept] for value in v._worked_out.values()
+                   if isinstance(value, Variant))
+    assert after <= max(before, len(VARIANTS) + len(kept) + readings)

@@ -19,7 +19,7 @@ from ..model.enums import Status
 from ..model.errors import ImpossibleInput, issue, pointer
 from ..model.messages import Param, msg
 from ..model.parameters import BY_NAME, ParamValueError, check_value
-from ..variants import WORKED_OUT_BYTES, Entry, Variant
+from ..variants import Entry, Variant
 
 # The texts' own tables of opening bands have three (no-pagat, sv-classic, sv-gamerules) or four (da-ludo)
 # bands; a table that splits its scores finer still has a few: three times the longest table is room enough.
@@ -69,11 +69,13 @@ def apply(variant: Variant, house_rules: Any, base: str = "/house_rules") -> Var
 # house rules cost twice one without, every variant table of its copy made again). The key is the variant's id and
 # each rule's name, value and the value's repr (``True`` is not ``1``), in the order given; a copy is handed out only
 # for the very variant object it was made from (another set of variants with the same ids makes its own). A copy
-# is read-only like the variant (its values frozen by ``Entry``, its table by ``Variant.once``'s rules); each
-# entry is counted at the most its own table may come to hold, so the kept copies hold at most
-# ``HOUSE_COPIES`` x ``WORKED_OUT_BYTES``.
-HOUSE_COPIES: Final = 8
-_COPIES: Final[dict] = Memo("variants with house rules", HOUSE_COPIES * (WORKED_OUT_BYTES + 64 * 1024),
+# is read-only like the variant (its values frozen by ``Entry``, its table by ``Variant.once``'s rules). A copy's
+# own table is bounded by ``COPY_TABLE_BYTES`` (a ruling's citations under the few rules a table changes: some
+# 10 KB) and each copy is counted at that bound, so the kept copies hold at most ``HOUSE_COPIES`` x
+# ``COPY_TABLE_BYTES`` besides themselves (their entries are the variant's, but for the house rules).
+HOUSE_COPIES: Final = 32
+COPY_TABLE_BYTES: Final = 1024 * 1024
+_COPIES: Final[dict] = Memo("variants with house rules", HOUSE_COPIES * (COPY_TABLE_BYTES + 16 * 1024),
                             max_entries=HOUSE_COPIES)
 
 
@@ -85,6 +87,6 @@ def with_house_rules(variant: Variant, rules: tuple[tuple[str, str, Any], ...]) 
     if hit is not None and hit[0] is variant:
         return hit[1]
     copy = variant.with_entries({name: Entry(name, value, Status.STATED, None, (), source="house_rule")
-                                 for name, _, value in rules})
-    _COPIES.put(key, (variant, copy), size_of(key) + WORKED_OUT_BYTES)
+                                 for name, _, value in rules}, table_bytes=COPY_TABLE_BYTES)
+    _COPIES.put(key, (variant, copy), size_of(key) + COPY_TABLE_BYTES)
     return copy
