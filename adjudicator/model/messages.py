@@ -13,7 +13,7 @@ Each has a ``code`` property: the value a program sees in JSON.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from .frozen import FrozenDict, FrozenList, immutable
@@ -21,43 +21,32 @@ from .frozen import FrozenDict, FrozenList, immutable
 _set = object.__setattr__
 
 
+class _Said:
+    """The slot of what a message is said as (:func:`said_of`), beside its fields: filled the first time its words
+    are looked up, from its key and arguments alone (read-only, so it cannot go stale)."""
+
+    __slots__ = ("_said",)
+
+
 @dataclass(frozen=True, slots=True, init=False)
-class Message:
+class Message(_Said):
     """A message key and its arguments.
 
     ``args`` is read-only all the way down (a :class:`~adjudicator.model.frozen.FrozenDict` of immutable values,
     made by the constructor): one message may stand in many rulings (a reading said in words, a variant's value),
-    so a caller that changed it would change the next ruling. ``said`` is what the message is said as, made by
-    the constructor from the key and the arguments (:func:`said_as`): the words' tables look a message up by it
-    (a nested message's own is read, not made again)."""
+    so a caller that changed it would change the next ruling."""
 
     key: str
     args: dict
-    said: tuple = field(init=False, compare=False, repr=False)
 
     def __init__(self, key: str, args: dict | None = None):
         _set(self, "key", key)
         if not args:
             _set(self, "args", _NONE)
-            _set(self, "said", ("message", key))
-            return
-        if _CONTAINERS.isdisjoint(map(type, args.values())):  # no list, mapping, set or tuple among them
-            frozen_args = FrozenDict(args)
+        elif _CONTAINERS.isdisjoint(map(type, args.values())):  # no list, mapping, set or tuple among them
+            _set(self, "args", FrozenDict(args))
         else:  # each made read-only within
-            frozen_args = FrozenDict({name: immutable(value) for name, value in args.items()})
-        _set(self, "args", frozen_args)
-        said: list = ["message", key]
-        for name, arg in frozen_args.items():
-            said.append(name)
-            kind = type(arg)
-            if kind is str or kind is int or arg is None:
-                said.append(arg)
-            elif kind is Message:
-                said.append(arg.said)
-            else:
-                freeze = _SAID_AS.get(kind)
-                said.append(arg if freeze is None else freeze(arg))
-        _set(self, "said", tuple(said))
+            _set(self, "args", FrozenDict({name: immutable(value) for name, value in args.items()}))
 
     def code(self) -> dict:
         return {"key": self.key, "args": {name: code_of(v) for name, v in self.args.items()}}
@@ -210,11 +199,32 @@ def jsonable(value: Any) -> Any:
 # What a message is said as: the key of its words (adjudicator/words/render.py)
 
 
+def said_of(message: Message) -> tuple:
+    """What ``message`` is said as: its key and each argument by :func:`said_as` (a nested message by its own,
+    made once). Made the first time it is asked and kept in the message's slot: a message is read-only all the
+    way down, so what it is said as never changes (``tests/test_words_cache.py`` holds it equal to one made
+    afresh, for every message the rulings of the table say)."""
+    try:
+        return message._said
+    except AttributeError:
+        pass
+    args = message.args
+    if _PLAIN.issuperset(map(type, args.values())):  # strings, whole numbers, None: each said as itself
+        made = ("message", message.key, *args.items())
+    else:
+        made = ("message", message.key, *[(name, said_as(arg)) for name, arg in args.items()])
+    _set(message, "_said", made)
+    return made
+
+
+_PLAIN = frozenset((str, int, type(None)))  # arguments said as themselves (``True`` is not: it is said "yes")
+
+
 def said_as(value: Any) -> Any:
     """A hashable value standing for a message argument: equal only when it is said the same way.
 
     ``True``, ``1`` and ``1.0`` (equal in Python, said "yes", "1" and "1.0"), a list and a tuple are kept
-    apart. Strings, whole numbers and None stand for themselves; a message by :attr:`Message.said`; a card, rank,
+    apart. Strings, whole numbers and None stand for themselves; a message by :func:`said_of`; a card, rank,
     word, parameter, fact or variant as its kind and fields, a tuple Python hashes and compares in C (the
     dataclass itself would run its generated ``__hash__`` and ``__eq__`` as Python at every look-up). Any other
     value stands for itself. Each kind's key is made by its entry in :data:`_SAID_AS`: one look-up by type, each
@@ -243,7 +253,7 @@ def _dict_said(value: dict) -> tuple:
 
 
 _SAID_AS: dict = {
-    Message: lambda m: m.said, Items: _items_said,
+    Message: said_of, Items: _items_said,
     Rank: lambda v: ("rank", v.value), Card: lambda v: ("card", v.value), Word: lambda v: ("word", v.value),
     Param: lambda v: ("param", v.name), Cards: lambda v: ("cards", v.codes), Fact: lambda v: ("fact", v.pointer),
     VariantRef: lambda v: ("variant", v.id, v.names),

@@ -32,7 +32,7 @@ from ..model.findings import ILLEGAL, LEGAL, Ruling
 from ..memo import Memo
 from ..model.frozen import frozen
 from ..model.messages import (Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word, code_of,
-                              msg)
+                              msg, said_of)
 from ..model.requirement import Requirement
 from ..model.parameters import BY_NAME
 from .clauses import reading_message, statement
@@ -445,7 +445,7 @@ def code(value: Any) -> Any:
 
 def _said_pair(message: Message, lang: str) -> tuple:
     """``(words, read-only machine form)`` of the message in ``lang``, made once per value and language."""
-    key = (lang, message.said)
+    key = (lang, said_of(message))
     try:
         hit = _SAID.get(key)
     except TypeError:  # an argument that is not hashable: made each time
