@@ -200,6 +200,16 @@ def parts_per_request() -> Iterator[None]:
         yield
 
 
+@contextlib.contextmanager
+def table_facts_per_variant() -> Iterator[None]:
+    """A comparison's rulings each check the table's variant-free facts again (as :func:`rule` alone does)."""
+    comparison = _module("adjudicator.compare.comparison")
+    engine = _module("adjudicator.rules.engine")
+    with attribute(comparison, "rule", lambda situation, action, rules, facts=None: engine.rule(situation, action,
+                                                                                                 rules)):
+        yield
+
+
 def _module(name: str):
     import importlib  # noqa: PLC0415
     return importlib.import_module(name)
@@ -220,6 +230,7 @@ def devices() -> list[Device]:
     parts = _module("adjudicator.options.parts")
     possible = _module("adjudicator.rules.possible")
     variants = _module("adjudicator.variants")
+    house_rules = _module("adjudicator.input.house_rules")
     return [
         Device("options.parts across requests", "a meld part's verdict and readings by (PartTable, action, the "
                "real table's doubt), per variant object (Variant.once); warm repeats: the most it can win",
@@ -247,6 +258,15 @@ def devices() -> list[Device]:
                lambda: uncached(render, "_compiled", "_formatter")),
         Device("input.fastcheck", "a schema compiled to a plain walk; marshmallow only when it is not sure",
                ("adjudicate", "compare", "score"), no_fast_shape),
+        Device("input.house copies", "a variant with a table's house rules by (variant id, each rule's name, repr "
+               "and value), for that variant object only; 32 copies, each table 1 MiB", ("score", "adjudicate",
+                                                                                          "compare"),
+               lambda: forgetful(house_rules, "_COPIES")),
+        Device("judge.interpretations", "a parameter's interpretation by its name, per variant object "
+               "(Variant.once)", ("adjudicate", "compare", "score"),
+               lambda: worked_out_each_time(judge.interpretation_of)),
+        Device("compare.table facts", "the table check's variant-free checks, once per comparison's table (not "
+               "kept after it)", ("compare",), table_facts_per_variant),
     ]
 
 
