@@ -38,12 +38,12 @@ def replay(log: Log) -> Replay:
         if table.stop is not None:
             break
     ended = table.end is not None
-    request = score_request_of(log, table, teams) if ended else None
+    request = _score_request(log, table, teams) if ended else None
     return Replay(log.rules.id, tuple(entries), first, table, teams, ended, request, undetermined=table.stop,
                   end=table.end, base=log.base)
 
 
-def score_request_of(log: Log, table: Table, teams: int) -> dict:
+def _score_request(log: Log, table: Table, teams: int) -> dict:
     """The ``/v1/score`` body for the round as it ended."""
     out = []
     for t in range(teams):

@@ -114,12 +114,12 @@ def situation_of(log: Log, table: Table, teams: int, seat: int) -> Situation:
         team=Side(log.scores[team], tuple(tuple(m) for m in table.melds[team]), table.red_threes[team]),
         opponents=opponents,
         hand=tuple(table.hands[seat]), has_melded=table.melded[seat], drew=table.drew,
-        cards_from_pile=still_held(table.from_pile[:-1], table.hands[seat]) + table.from_pile[-1:],
+        cards_from_pile=_still_held(table.from_pile[:-1], table.hands[seat]) + table.from_pile[-1:],
         partner_answer=table.partner_answer if seat == table.seat else None,
         asked_after_melding=table.asked_late if seat == table.seat and table.partner_answer is not None else None)
 
 
-def still_held(from_pile, hand) -> tuple[str, ...]:
+def _still_held(from_pile, hand) -> tuple[str, ...]:
     """The cards taken from the pile this turn below its top that are still in the hand (those already laid lie
     on the table, where the take's own ruling counted them); the top card follows them in ``cards_from_pile``,
     laid by the take, so the engine never reads a lower card as the top."""
