@@ -75,7 +75,7 @@ def apply(variant: Variant, house_rules: Any, base: str = "/house_rules") -> Var
 # ``COPY_TABLE_BYTES`` besides themselves (their entries are the variant's, but for the house rules).
 HOUSE_COPIES: Final = 32
 COPY_TABLE_BYTES: Final = 1024 * 1024
-_COPIES: Final[dict] = Memo("variants with house rules", HOUSE_COPIES * (COPY_TABLE_BYTES + 16 * 1024),
+_COPIES: Final[Memo] = Memo("variants with house rules", HOUSE_COPIES * (COPY_TABLE_BYTES + 16 * 1024),
                             max_entries=HOUSE_COPIES)
 
 
