@@ -200,35 +200,6 @@ def parts_per_request() -> Iterator[None]:
         yield
 
 
-@contextlib.contextmanager
-def table_facts_per_variant() -> Iterator[None]:
-    """A comparison's rulings each check the table's variant-free facts again (as :func:`rule` alone does)."""
-    comparison = _module("adjudicator.compare.comparison")
-    engine = _module("adjudicator.rules.engine")
-    with attribute(comparison, "rule", lambda situation, action, rules, facts=None: engine.rule(situation, action,
-                                                                                                 rules)):
-        yield
-
-
-@contextlib.contextmanager
-def said_each_time() -> Iterator[None]:
-    """What a message is said as made afresh at every look-up, all the way down (nothing kept in the message)."""
-    messages = _module("adjudicator.model.messages")
-
-    def afresh(m: Any) -> tuple:
-        args = m.args
-        if messages._PLAIN.issuperset(map(type, args.values())):
-            return ("message", m.key, *args.items())
-        return ("message", m.key, *[(name, messages.said_as(arg)) for name, arg in args.items()])
-    kept = messages._SAID_AS[messages.Message]
-    messages._SAID_AS[messages.Message] = afresh
-    try:
-        with everywhere(messages.said_of, afresh):
-            yield
-    finally:
-        messages._SAID_AS[messages.Message] = kept
-
-
 def _module(name: str):
     import importlib  # noqa: PLC0415
     return importlib.import_module(name)
@@ -281,13 +252,6 @@ def devices() -> list[Device]:
                "and value), for that variant object only; 32 copies, each table 1 MiB", ("score", "adjudicate",
                                                                                           "compare"),
                lambda: forgetful(house_rules, "_COPIES")),
-        Device("judge.interpretations", "a parameter's interpretation by its name, per variant object "
-               "(Variant.once)", ("adjudicate", "compare", "score"),
-               lambda: worked_out_each_time(judge.interpretation_of)),
-        Device("words.said as, kept in the message", "what a message is said as (the words' key), in its own "
-               "slot once asked", ("compare", "adjudicate", "score"), said_each_time),
-        Device("compare.table facts", "the table check's variant-free checks, once per comparison's table (not "
-               "kept after it)", ("compare",), table_facts_per_variant),
     ]
 
 

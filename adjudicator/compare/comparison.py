@@ -33,10 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..model.actions import Action
-from ..model.situation import Situation
 from ..rules.engine import rule
-from ..rules.table_check import TableFacts, table_facts
 from ..model.errors import AdjudicatorError, ImpossibleInput, RuleNotStated
 from ..model.enums import Verdict
 from ..model.findings import LEGAL, UNDETERMINED, Finding, HouseRuleUsed, Ruling
@@ -161,7 +158,6 @@ def compare(request: CompareRequest, variants: dict[str, Variant], page: Page = 
     raised: list[AdjudicatorError] = []
     asked: dict[str, OptionsRequest] = {}  # options: each variant's parsed situation
     ruled = {}  # each variant with the house rules applied, as its request was parsed
-    shared: tuple[Situation, Action, TableFacts] | None = None  # rulings: the table, what its check finds of it
     for vid, asked_here in zip(request.variants, request.asked):
         try:
             if isinstance(asked_here, AdjudicatorError):
@@ -173,10 +169,8 @@ def compare(request: CompareRequest, variants: dict[str, Variant], page: Page = 
                 results.append(VariantResult(vid, options=legal_moves(asked_here.situation, asked_here.rules,
                                                                       page.group)))
             elif isinstance(asked_here, RulingRequest):
-                sit, act = asked_here.situation, asked_here.action
-                if shared is None or shared[0] is not sit or shared[1] is not act:  # the variants that read the
-                    shared = (sit, act, table_facts(sit, act))  # table alike share its variant-free checks
-                results.append(VariantResult(vid, ruling=rule(sit, act, asked_here.rules, shared[2])))
+                results.append(VariantResult(vid, ruling=rule(asked_here.situation, asked_here.action,
+                                                              asked_here.rules)))
             else:
                 results.append(VariantResult(vid, score=score(asked_here, variants)))
         except AdjudicatorError as e:

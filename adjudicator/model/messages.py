@@ -16,20 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from .frozen import FrozenDict, FrozenList, immutable
+from .frozen import FrozenDict, immutable
 
 _set = object.__setattr__
 
 
-class _Said:
-    """The slot of what a message is said as (:func:`said_of`), beside its fields: filled the first time its words
-    are looked up, from its key and arguments alone (read-only, so it cannot go stale)."""
-
-    __slots__ = ("_said",)
-
-
 @dataclass(frozen=True, slots=True, init=False)
-class Message(_Said):
+class Message:
     """A message key and its arguments.
 
     ``args`` is read-only all the way down (a :class:`~adjudicator.model.frozen.FrozenDict` of immutable values,
@@ -193,71 +186,3 @@ def jsonable(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: jsonable(getattr(value, f.name)) for f in fields(value)}
     return value
-
-
-# ----------------------------------------------------------------------------------------------
-# What a message is said as: the key of its words (adjudicator/words/render.py)
-
-
-def said_of(message: Message) -> tuple:
-    """What ``message`` is said as: its key and each argument by :func:`said_as` (a nested message by its own,
-    made once). Made the first time it is asked and kept in the message's slot: a message is read-only all the
-    way down, so what it is said as never changes (``tests/test_words_cache.py`` holds it equal to one made
-    afresh, for every message the rulings of the table say)."""
-    try:
-        return message._said
-    except AttributeError:
-        pass
-    args = message.args
-    if _PLAIN.issuperset(map(type, args.values())):  # strings, whole numbers, None: each said as itself
-        made = ("message", message.key, *args.items())
-    else:
-        made = ("message", message.key, *[(name, said_as(arg)) for name, arg in args.items()])
-    _set(message, "_said", made)
-    return made
-
-
-_PLAIN = frozenset((str, int, type(None)))  # arguments said as themselves (``True`` is not: it is said "yes")
-
-
-def said_as(value: Any) -> Any:
-    """A hashable value standing for a message argument: equal only when it is said the same way.
-
-    ``True``, ``1`` and ``1.0`` (equal in Python, said "yes", "1" and "1.0"), a list and a tuple are kept
-    apart. Strings, whole numbers and None stand for themselves; a message by :func:`said_of`; a card, rank,
-    word, parameter, fact or variant as its kind and fields, a tuple Python hashes and compares in C (the
-    dataclass itself would run its generated ``__hash__`` and ``__eq__`` as Python at every look-up). Any other
-    value stands for itself. Each kind's key is made by its entry in :data:`_SAID_AS`: one look-up by type, each
-    kind tagged by a word of its own (a tuple of a tag and fields never equals a string or a number)."""
-    kind = type(value)
-    if kind is str or kind is int or value is None:
-        return value
-    freeze = _SAID_AS.get(kind)
-    return value if freeze is None else freeze(value)
-
-
-def _items_said(i: Items) -> tuple:
-    return ("items", i.joiner, *[said_as(v) for v in i.items])
-
-
-def _list_said(value: Any) -> tuple:
-    return ("list", *[said_as(v) for v in value])
-
-
-def _tuple_said(value: Any) -> tuple:
-    return ("tuple", *[said_as(v) for v in value])
-
-
-def _dict_said(value: dict) -> tuple:
-    return ("dict", *[(k, said_as(v)) for k, v in value.items()])
-
-
-_SAID_AS: dict = {
-    Message: said_of, Items: _items_said,
-    Rank: lambda v: ("rank", v.value), Card: lambda v: ("card", v.value), Word: lambda v: ("word", v.value),
-    Param: lambda v: ("param", v.name), Cards: lambda v: ("cards", v.codes), Fact: lambda v: ("fact", v.pointer),
-    VariantRef: lambda v: ("variant", v.id, v.names),
-    ParamValue: lambda v: ("value", v.name, repr(v.value)),  # a parameter's value is data: its repr says it
-    tuple: _tuple_said, list: _list_said, dict: _dict_said, FrozenList: _list_said, FrozenDict: _dict_said,
-    bool: lambda v: ("bool", v), float: lambda v: ("float", v),
-}

@@ -27,23 +27,21 @@ from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, 
 from ..model.situation import Situation
 from ..turns import checkpoint
 from .table import lay_all, team_table
-from .table_check import TableFacts, check_table
+from .table_check import check_table
 from .turn import check_draw, check_drew, first_round
 from ..variants import Variant
 
 
-def rule(situation: Situation, action: Action, rules: Variant, facts: TableFacts | None = None) -> Ruling:
+def rule(situation: Situation, action: Action, rules: Variant) -> Ruling:
     """Rule on ``action`` in ``situation`` under ``rules`` (a variant, with any house rules applied).
 
     A table that a stated rule of the variant rules out is refused first
     (:func:`~adjudicator.rules.table_check.check_table` raises :class:`~adjudicator.model.errors.ImpossibleInput`),
     so a library caller and the HTTP service refuse the same tables. Where the ruling hangs on a point the
     text leaves open, it is decided across the point's readings (:mod:`adjudicator.rules.readings`), and only
-    under those the table can happen under. ``facts``: what the table check found of this situation and action
-    whatever the variant (:func:`~adjudicator.rules.table_check.table_facts`), for a caller that rules one table
-    under many variants.
+    under those the table can happen under.
     """
-    return rule_table(situation, action, rules, check_table(rules, situation, action, facts))
+    return rule_table(situation, action, rules, check_table(rules, situation, action))
 
 
 def rule_table(situation: Situation, action: Action, rules: Variant, doubt: TableDoubt | None) -> Ruling:

@@ -210,8 +210,13 @@ class Judge:
         self._interpret(name)
 
     def _interpret(self, name: str) -> None:
-        if name not in self.interpretations:  # made once per variant object and parameter (immutable, shared)
-            self.interpretations[name] = self.rules.once(interpretation_of, name)
+        if name in self.interpretations:
+            return
+        entry = self.rules.params[name]
+        house = entry.house_rule
+        self.interpretations[name] = Interpretation(name, entry.shown_status, entry.value,
+                                                    None if house else entry.note, () if house else entry.citations,
+                                                    notes=() if house else entry.notes)
 
     def wild(self, card: str) -> bool:
         """Whether ``card`` is wild in this variant (may raise NotStated for twos)."""
@@ -282,15 +287,6 @@ class Judge:
                       tuple(self.missing), tuple(self.not_stated),
                       tuple(self.consequences) if verdict != ILLEGAL else (), FrozenDict(self.skipped),
                       tuple(self.two_way), variant_ref=self.rules.ref)
-
-
-def interpretation_of(rules: Variant, name: str) -> Interpretation:
-    """How a ruling shows a parameter it rested on that the document does not state outright (or a house rule
-    set): its entry's status, value, note and citations."""
-    entry = rules.params[name]
-    house = entry.house_rule
-    return Interpretation(name, entry.shown_status, entry.value, None if house else entry.note,
-                          () if house else entry.citations, notes=() if house else entry.notes)
 
 
 def cited(rules: Variant, names, context: frozenset = frozenset()) -> tuple[tuple, tuple]:

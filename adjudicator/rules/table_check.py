@@ -192,90 +192,21 @@ def _fits(shown: list[str], decks: int, jokers: int) -> bool:
     return max(counts.values(), default=0) <= decks
 
 
-def check_table(rules: Variant, sit: Situation, act: Action, facts: "TableFacts | None" = None) -> TableDoubt | None:
+def check_table(rules: Variant, sit: Situation, act: Action) -> TableDoubt | None:
     """Refuse a situation and action that cannot happen together under the variant (the one table check:
     :func:`adjudicator.rules.engine.rule` and :func:`adjudicator.options.legal_moves` apply it, and so every
     path: the web layer, batches, compare, the library). A table only some readings rule out is not refused:
-    those readings are returned: the ruling is decided under the others (:func:`adjudicator.rules.engine.rule_checked`).
-
-    ``facts``: what the checks that read no rule found of this situation and action (:func:`table_facts`), where
-    the caller worked it out once for many variants (a comparison); each is raised in its place among the
-    variant's own checks, so a table wrong in two ways is refused for the same one either way."""
-    if facts is None:
-        facts = table_facts(sit, act)
-    _refuse(facts.held)
-    issues = deck_issues(rules, facts.shown, lambda: _located(sit, facts.extra), facts.laid)
-    if issues:
-        raise ImpossibleInput(issues)
-    _refuse(facts.sides)
-    if firm(rules, ("red_three.laid_out",)) and rules.params["red_three.laid_out"].value and \
-            any("3H" in meld or "3D" in meld for side in (sit.team, sit.opponents) for meld in side.melds or ()):
-        # red threes laid out as they come, as the text states: never in a meld (where the text leaves it open,
-        # the table's meld checks rule it reading by reading, :mod:`adjudicator.rules.possible`)
-        base = sit.base
-        raise ImpossibleInput([issue(f"{base}/{name}/melds/{m}/{i}", "error.red_three_in_meld", card=Card(c))
-                               for name, side in (("team", sit.team), ("opponents", sit.opponents))
-                               for m, meld in enumerate(side.melds or ()) for i, c in enumerate(meld)
-                               if c in ("3H", "3D")])
-    _refuse(facts.turn)
-    if sit.hand_count is not None and sit.hand_count > rules.deck_size:
-        raise ImpossibleInput([issue(f"{sit.base}/player/hand_count", "error.more_than_deck", variant=rules.ref,
-                                     limit=rules.deck_size)])
-    _refuse(facts.pile_cards)
-    assessed = assess(rules, sit)  # what the variant's own rules say can lie on a table
-    if assessed.refused:
-        raise ImpossibleInput(list(assessed.refused))
-    return assessed.doubt
-
-
-Refusal = tuple[tuple[Issue, ...], int]  # an ImpossibleInput's issues and count, to be raised again
-
-
-@dataclass(frozen=True)
-class TableFacts:
-    """What the table check finds of a situation and an action whatever the variant: the cards the table shows
-    (``shown``, ``extra``: an action's cards where the hand is not given, ``laid``: the red threes laid out, for
-    the deck's limits) and what refuses the table among the checks that read no rule, in the order
-    :func:`check_table` raises them (None: nothing): the cards the action takes from the hand (``held``), what
-    is said of each side (``sides``), of the turn (``turn``) and of the pile's cards taken into the hand."""
-
-    shown: list[str]
-    extra: list[tuple[str, str]]
-    laid: list[tuple[int, str]]
-    held: Refusal | None
-    sides: Refusal | None
-    turn: Refusal | None
-    pile_cards: Refusal | None
-
-
-def table_facts(sit: Situation, act: Action) -> TableFacts:
-    """:class:`TableFacts` of ``sit`` and ``act``: worked out once for every variant a comparison rules under."""
+    those readings are returned: the ruling is decided under the others (:func:`adjudicator.rules.engine.rule_checked`)."""
+    _check_in_hand(act, sit.hand, sit.pile)
     base = sit.base
     extra = [(c, "/action") for c in act.hand_cards()] if sit.hand is None else []
     laid = [(n, f"{base}/{name}/red_threes") for name, n in (("team", sit.team.red_threes),
                                                              ("opponents", sit.opponents.red_threes))
             if n is not None]
-    return TableFacts(sit.cards_shown() + [c for c, _ in extra], extra, laid,
-                      _found(lambda: _check_in_hand(act, sit.hand, sit.pile)), _found(lambda: _check_sides(sit)),
-                      _found(lambda: _check_turn(sit)), _found(lambda: _check_pile_cards(sit)))
-
-
-def _found(check: Callable[[], None]) -> Refusal | None:
-    try:
-        check()
-    except ImpossibleInput as e:
-        return e.issues, e.count
-    return None
-
-
-def _refuse(found: Refusal | None) -> None:
-    if found is not None:
-        raise ImpossibleInput(found[0], found[1])
-
-
-def _check_sides(sit: Situation) -> None:
-    """What is said of each side agrees with itself and with its melds."""
-    base = sit.base
+    issues = deck_issues(rules, sit.cards_shown() + [c for c, _ in extra],
+                         lambda: _located(sit, extra), laid)
+    if issues:
+        raise ImpossibleInput(issues)
     if sit.has_melded is True and sit.team.melds == ():
         raise ImpossibleInput([issue(f"{base}/player/has_melded", "error.melded_without_melds")])
     for name, side in (("team", sit.team), ("opponents", sit.opponents)):
@@ -291,11 +222,14 @@ def _check_sides(sit: Situation) -> None:
                 raise ImpossibleInput([issue(f"{base}/{name}/canastas", "error.canastas_below_at_least")])
         if side.ranks:
             _check_ranks(side, f"{base}/{name}/ranks")
-
-
-def _check_turn(sit: Situation) -> None:
-    """What is said of the stock, the hand's size and the turn agrees with itself."""
-    base = sit.base
+    if firm(rules, ("red_three.laid_out",)) and rules.params["red_three.laid_out"].value and \
+            any("3H" in meld or "3D" in meld for side in (sit.team, sit.opponents) for meld in side.melds or ()):
+        # red threes laid out as they come, as the text states: never in a meld (where the text leaves it open,
+        # the table's meld checks rule it reading by reading, :mod:`adjudicator.rules.possible`)
+        raise ImpossibleInput([issue(f"{base}/{name}/melds/{m}/{i}", "error.red_three_in_meld", card=Card(c))
+                               for name, side in (("team", sit.team), ("opponents", sit.opponents))
+                               for m, meld in enumerate(side.melds or ()) for i, c in enumerate(meld)
+                               if c in ("3H", "3D")])
     if sit.stock_empty is not None and sit.stock_count is not None and sit.stock_empty != (sit.stock_count == 0):
         raise ImpossibleInput([issue(f"{base}/stock_empty", "error.stock_empty_contradicts")])
     size = sit.hand_count if sit.hand is None else len(sit.hand)
@@ -303,16 +237,19 @@ def _check_turn(sit: Situation) -> None:
         raise ImpossibleInput([issue(f"{base}/player/hand_count_at_least", "error.hand_below_at_least")])
     if sit.cards_from_pile and sit.drew in (None, "stock"):
         raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.pile_cards_without_take")])
-
-
-def _check_pile_cards(sit: Situation) -> None:
-    """The cards taken from the pile below its top are in the hand."""
+    if sit.hand_count is not None and sit.hand_count > rules.deck_size:
+        raise ImpossibleInput([issue(f"{base}/player/hand_count", "error.more_than_deck", variant=rules.ref,
+                                     limit=rules.deck_size)])
     if sit.hand is not None and sit.cards_from_pile:
         # the top card (the last) may already lie in the meld the take made; the cards below it are in the hand
         missing = Counter(sit.cards_from_pile[:-1]) - Counter(sit.hand)
         if missing:
-            raise ImpossibleInput([issue(f"{sit.base}/turn/cards_from_pile", "error.not_in_hand",
+            raise ImpossibleInput([issue(f"{base}/turn/cards_from_pile", "error.not_in_hand",
                                          card=Card(sorted(missing)[0]), where=Word("hand"))])
+    assessed = assess(rules, sit)  # what the variant's own rules say can lie on a table
+    if assessed.refused:
+        raise ImpossibleInput(list(assessed.refused))
+    return assessed.doubt
 
 
 def _located(sit: Situation, extra: list[tuple[str, str]]) -> list[tuple[str, str]]:

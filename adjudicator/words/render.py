@@ -30,9 +30,9 @@ from .catalogue import ENGLISH
 from .catalogue_params import PARAMS
 from ..model.findings import ILLEGAL, LEGAL, Ruling
 from ..memo import Memo
-from ..model.frozen import frozen
+from ..model.frozen import FrozenDict, FrozenList, frozen
 from ..model.messages import (Card, Cards, Fact, Items, Message, Param, ParamValue, Rank, VariantRef, Word, code_of,
-                              msg, said_of)
+                              msg)
 from ..model.requirement import Requirement
 from ..model.parameters import BY_NAME
 from .clauses import reading_message, statement
@@ -427,6 +427,60 @@ _SAID: Final[dict] = Memo("words.said", WORDS_BYTES)  # (language, the message's
 TABLES: Final = (_TEXTS, _NUMBERS, _SAID)  # every table of words made once, for their bounds' tests
 
 
+def frozen_key(value: Any) -> Any:
+    """A hashable value standing for a message argument: equal only when it is said the same way.
+
+    ``True``, ``1`` and ``1.0`` (equal in Python, said "yes", "1" and "1.0"), a list and a tuple are kept
+    apart. Strings, whole numbers and None stand for themselves; a card, rank, word, parameter, fact or
+    variant stands as its kind and fields, a tuple Python hashes and compares in C (the dataclass itself
+    would run its generated ``__hash__`` and ``__eq__`` as Python at every look-up). Any other value
+    stands for itself. Each kind's key is made by its entry in :data:`_FREEZE`: one look-up by type.
+    """
+    kind = type(value)
+    if kind is str or kind is int or value is None:
+        return value
+    freeze = _FREEZE.get(kind)
+    return value if freeze is None else freeze(value)
+
+
+def _arguments_key(out: list, m: Message) -> tuple:
+    for name, arg in m.args.items():
+        out.append(name)
+        kind = type(arg)
+        if kind is str or kind is int or arg is None:
+            out.append(arg)
+        else:
+            freeze = _FREEZE.get(kind)
+            out.append(arg if freeze is None else freeze(arg))
+    return tuple(out)
+
+
+def _message_key(m: Message) -> tuple:
+    return _arguments_key([Message, m.key], m)
+
+
+def _items_key(i: Items) -> tuple:
+    return (Items, i.joiner, *[frozen_key(v) for v in i.items])
+
+
+def _sequence_key(value: Any) -> tuple:
+    return (type(value), *[frozen_key(v) for v in value])
+
+
+def _dict_key(value: dict) -> tuple:
+    return (dict, *[(k, frozen_key(v)) for k, v in value.items()])
+
+
+_FREEZE: Final[dict] = {
+    Message: _message_key, Items: _items_key,
+    Rank: lambda v: (Rank, v.value), Card: lambda v: (Card, v.value), Word: lambda v: (Word, v.value),
+    Param: lambda v: (Param, v.name), Cards: lambda v: (Cards, v.codes), Fact: lambda v: (Fact, v.pointer),
+    VariantRef: lambda v: (VariantRef, v.id, v.names),
+    ParamValue: lambda v: (ParamValue, v.name, repr(v.value)),  # a parameter's value is data: its repr says it
+    tuple: _sequence_key, list: _sequence_key, dict: _dict_key, FrozenList: _sequence_key, FrozenDict: _dict_key,
+    bool: lambda v: (bool, v), float: lambda v: (float, v),
+}
+
 _CODE_OF: Final[dict] = {Card: lambda v: v.value, Rank: lambda v: v.value, Param: lambda v: v.name,
                          Fact: lambda v: v.pointer, Word: lambda v: v.value, VariantRef: lambda v: v.id,
                          Cards: lambda v: list(v.codes)}
@@ -445,7 +499,7 @@ def code(value: Any) -> Any:
 
 def _said_pair(message: Message, lang: str) -> tuple:
     """``(words, read-only machine form)`` of the message in ``lang``, made once per value and language."""
-    key = (lang, said_of(message))
+    key = _arguments_key([lang, message.key], message)
     try:
         hit = _SAID.get(key)
     except TypeError:  # an argument that is not hashable: made each time
