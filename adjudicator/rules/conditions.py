@@ -57,10 +57,10 @@ def _asks(ruling: Ruling, situation: Situation, action: Action, rules: Variant, 
 
 def _across(first: Ruling, situation: Situation, action: Action, rules: Variant, rule_on: RuleOn,
             supplied: frozenset, memo: dict) -> Ruling:
-    if first.verdict != UNDETERMINED or not first.missing or len(supplied) >= MAX_FACTS:
+    if first.verdict != UNDETERMINED or not first.missing or len(supplied) > MAX_FACTS:
         return first
+    settle = len(supplied) == MAX_FACTS  # the line is full: a fact is still supplied, but only to decide across it
     asks = [a for a in _asks(first, situation, action, rules, MAX_FACTS) if not any(a.pointer == p for p, _ in supplied)]
-    asks = asks[:MAX_FACTS - len(supplied)]  # a fact supplied along this line and still missing: no choice gives it
     if not asks:
         return first
     conditions: list[Condition] = []
@@ -82,6 +82,8 @@ def _across(first: Ruling, situation: Situation, action: Action, rules: Variant,
             if isinstance(child, ImpossibleInput):
                 refused = refused or child
                 continue
+            if len(child.conditions) > 1:  # below the question asked, the line it leads to: its first fact
+                child = replace(child, conditions=child.conditions[:1])
             choices.append(Choice(value.code, value.patch, value.label, value.condition, child.verdict, child))
         if not choices:
             assert refused is not None
@@ -93,11 +95,22 @@ def _across(first: Ruling, situation: Situation, action: Action, rules: Variant,
         verdicts = {c.verdict for c in condition.choices}
         if len(verdicts) == 1 and UNDETERMINED not in verdicts:
             return _decided(first, condition)
-    kept = tuple(c for c in conditions if len({ch.verdict for ch in c.choices}) > 1
-                 or any(ch.ruling.conditions for ch in c.choices))
+    if settle:
+        return first  # asked no further down a full line: the ruling as it stands
+    # A fact whose values give different verdicts comes first (the line a family reads first is the one that
+    # settles something); one whose values give the same verdict is kept only where they differ further down
+    # (a fact under which every value hangs on the same facts the same way changes nothing: it is not asked).
+    splits = [c for c in conditions if len({ch.verdict for ch in c.choices}) > 1]
+    kept = tuple(splits + [c for c in conditions if c not in splits and len({_outcome(ch.ruling) for ch in c.choices}) > 1])
     if not kept:
         return first  # no value of any of them decides anything: the ruling as it stands
     return replace(first, conditions=kept)
+
+
+def _outcome(ruling: Ruling) -> tuple:
+    """What a ruling says, whatever the table: its verdict and, per fact it hangs on, each value's outcome."""
+    return (ruling.verdict, tuple((c.pointer, tuple((repr(ch.value), _outcome(ch.ruling)) for ch in c.choices))
+                                  for c in ruling.conditions))
 
 
 def _decided(first: Ruling, condition: Condition) -> Ruling:
