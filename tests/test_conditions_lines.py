@@ -127,3 +127,14 @@ def test_two_or_more_cards_say_a_discard_is_not_the_last(client):
                             "action": {"type": "discard", "card": "8H"}})
     assert ruling["verdict"] == "legal"
     assert "/situation/player/hand_count" not in ruling["missing"]
+
+
+def test_a_meld_with_the_team_unsaid_still_rules_what_it_is_made_of(client):
+    """da-ludo, 9 9 2, nothing else said: whether twos are wild (the point the family argues, settled by a house
+    rule) is on the first answer, though the team's melds are not -- and the summary asks whether the team has
+    melded, never for its melds."""
+    ruling = ruled(client, {"variant": "da-ludo", "situation": {}, "action": {"type": "meld", "melds": NINES_AND_A_TWO}})
+    assert [p["parameter"] for p in ruling["open_points"]] == ["wild.twos"]
+    assert "whether your team has melded this round" in ruling["summary"]
+    assert "melds on the table" not in ruling["summary"]
+

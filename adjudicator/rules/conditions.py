@@ -13,7 +13,9 @@ point of the text. Then:
   choice with the ruling it gives -- ``rule()`` with that value supplied, which may itself hang on another
   fact (its own conditions) or on a reading of the text (its own readings).
 
-At most :data:`~adjudicator.rules.facts.MAX_FACTS` facts are supplied along one line; a ruling asks only where
+At most :data:`~adjudicator.rules.facts.MAX_FACTS` facts are asked along one line (one more is supplied at its end,
+only to decide across it); a fact whose values split the verdict is asked first, one whose values change nothing
+is not asked, and below the question asked a choice keeps its line only (its first fact). A ruling asks only where
 it is undetermined and lacks a fact some kind answers, so a ruling with every fact given costs nothing more.
 """
 
@@ -101,7 +103,9 @@ def _across(first: Ruling, situation: Situation, action: Action, rules: Variant,
     # settles something); one whose values give the same verdict is kept only where they differ further down
     # (a fact under which every value hangs on the same facts the same way changes nothing: it is not asked).
     splits = [c for c in conditions if len({ch.verdict for ch in c.choices}) > 1]
-    kept = tuple(splits + [c for c in conditions if c not in splits and len({_outcome(ch.ruling) for ch in c.choices}) > 1])
+    further = [c for c in conditions if len({ch.verdict for ch in c.choices}) == 1
+               and len({_outcome(ch.ruling) for ch in c.choices}) > 1]
+    kept = tuple(splits + further)
     if not kept:
         return first  # no value of any of them decides anything: the ruling as it stands
     return replace(first, conditions=kept)

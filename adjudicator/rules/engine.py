@@ -26,7 +26,7 @@ from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, 
                    frozen_reasons, shown_in_adds, take_onto_meld, take_with_hand, top_usable)
 from ..model.situation import Situation
 from ..turns import checkpoint
-from .table import lay_all, team_table
+from .table import lay_all, team_table, team_table_or_melds
 from .table_check import check_table
 from .turn import check_draw, check_drew, first_round
 from ..variants import Variant
@@ -173,7 +173,7 @@ def _left_after_take(situation: Situation, action: Action, pile: tuple[str, ...]
 
 def rule_meld(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
-    table = team_table(judge, situation)
+    table = team_table_or_melds(judge, situation, action.melds, going_out=False)
     lay_all(table, action.melds, action.adds, going_out=False)
     pile_used = check_pile_cards(judge, situation, action)
     laid = len(action.laid_cards())
@@ -206,7 +206,7 @@ def rule_go_out(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
     check_partner_answer(judge, situation, going_out=True)
     check_all_cards(judge, situation, action)
-    table = team_table(judge, situation)
+    table = team_table_or_melds(judge, situation, action.melds, going_out=True)
     lay_all(table, action.melds, action.adds, going_out=True)
     pile_used = check_pile_cards(judge, situation, action)
     check_canastas(judge, situation, table, 0, going_out=True)
