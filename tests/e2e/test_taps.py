@@ -77,7 +77,7 @@ def test_twos_question_settled_by_a_house_rule(phone):
     expect(page.locator("#open-wild-twos")).to_have_count(0)
     # Whether the team already has a meld of nines decides a new one under one meld per rank: the page makes
     # no meld up (#34); the answer says it on a line ("once you have drawn, if your team has melded this round,
-    # if your team has no meld of nines: allowed"), each fact a one-tap question of its own.
+    # if your team has no meld of nines: allowed"), and asks each of those facts with a tap in turn.
     assert answered(page, "legal", {"opened", "rank"}), ways(page)
     print(f"\nTAPS twos question settled by a house rule (da-ludo): {tap.count}")
     assert tap.count <= 7
