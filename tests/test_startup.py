@@ -93,3 +93,19 @@ def test_every_public_name_has_a_home():
     import adjudicator
 
     assert set(adjudicator.__all__) == set(adjudicator.WHERE)
+
+
+def test_the_phones_archive_holds_every_module_an_answer_loads():
+    """``scripts/build-engine-archive`` ships the modules it finds by following import statements from the phone's
+    entry points; a name imported when first asked for (``adjudicator/__init__.py``) is no statement, so the phone
+    names the module it runs. Every module of the engine that answers load is in the archive."""
+    seen = fresh("import json, sys; sys.path.insert(0, 'phone_engine')\n"
+                 "from importlib.machinery import SourceFileLoader\n"
+                 "builder = SourceFileLoader('build_engine_archive', 'scripts/build-engine-archive').load_module()\n"
+                 "shipped = set(builder.engine_modules())\n"
+                 "import referee_local\n"
+                 "body = {'variant': 'sv-classic', 'situation': {}, 'action': {'type': 'draw'}}\n"
+                 "for path in referee_local.ROUTES:\n"
+                 "    referee_local.answer(path, json.dumps(body), 'sv')\n"
+                 "print(json.dumps(sorted(m for m in sys.modules if m.startswith('adjudicator') and m not in shipped)))")
+    assert seen == []
