@@ -56,7 +56,6 @@ from adjudicator.model.errors import AdjudicatorError
 from adjudicator.model.messages import Message, msg
 from adjudicator.words.render import render
 
-
 from . import admission, jsonio
 from .budgets import COST_KEY
 from .compare_api import wants_words

@@ -55,7 +55,7 @@ STREAM_UNITS = 5_000  # pages of options estimated at more are written as they a
 
 @bp.post("/compare")
 def compare():
-    citations = query_choice("citations", answers.use_cases.CITATION_FORMS, "full")  # refs: each citation once, referenced
+    citations = query_choice("citations", answers.use_cases.CITATION_FORMS, "full")  # refs: each once, referenced
     page = query_page()
     variants = loaded_variants()
     body = json_body()
@@ -70,8 +70,9 @@ def compare():
         made["pages"] = budgets.page_within("compare", body, variants, listed, page)
 
     maker = streaming.Maker()
-    got = answers.answer("compare", body, current_language(), variants=variants, words=wants_words(), citations=citations,
-                 limit=page.limit, offset=page.offset, group=page.group, admit=admit, lazily=maker)
+    got = answers.answer("compare", body, current_language(), variants=variants, words=wants_words(),
+                         citations=citations, limit=page.limit, offset=page.offset, group=page.group, admit=admit,
+                         lazily=maker)
     if got.status != 200 or not maker.made:  # nothing made lazily (a comparison of rulings): as any answer
         return answered(got)
     return streaming.respond(got.document, made["pages"] > STREAM_UNITS, current_app.logger)

@@ -46,8 +46,8 @@ def options():
         made["page"] = budgets.page_within("options", body, variants, listed, page)
 
     maker = streaming.Maker()
-    got = answers.answer("options", body, current_language(), variants=variants, limit=page.limit, offset=page.offset,
-                 group=page.group, words=wants_words(), admit=admit, lazily=maker)
+    got = answers.answer("options", body, current_language(), variants=variants, limit=page.limit,
+                         offset=page.offset, group=page.group, words=wants_words(), admit=admit, lazily=maker)
     if got.status != 200 or not maker.made:  # a problem, or nothing made lazily: as any answer
         return answered(got)
     return streaming.respond(got.document, made["page"] > STREAM_UNITS, current_app.logger)

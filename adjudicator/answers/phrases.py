@@ -18,6 +18,7 @@ def problem_type(slug: str) -> str:
     """The problem ``type`` URI for a slug such as ``"validation-failed"``."""
     return PROBLEM_BASE + slug
 
+
 PHRASES: dict[str, str | tuple[str, str]] = {
     # titles, by problem type
     "title.validation-failed": "The request does not fit the form",
