@@ -143,10 +143,12 @@ def main() -> int:
              "", "| tree | bytecode | `import app` | first request | second request |", "|---|---|---:|---:|---:|"]
     for (label, mode), runs in results.items():
         lines.append(f"| {label} | {mode} | {median_min([r[0] for r in runs], 1, 's', 3)} | "
-                     f"{median_min([r[1] for r in runs], 1e3, 'ms', 1)} | {median_min([r[2] for r in runs], 1e3, 'ms', 1)} |")
+                     f"{median_min([r[1] for r in runs], 1e3, 'ms', 1)} | "
+                     f"{median_min([r[2] for r in runs], 1e3, 'ms', 1)} |")
     if served:
-        lines += ["", "The README's serve command (`gunicorn -c gunicorn.conf.py app:app`, no bytecode), 3 launches per "
-                      "tree: launch to the first `/healthz` answer, then the first `POST /v1/adjudicate` over HTTP.", "",
+        lines += ["", "The README's serve command (`gunicorn -c gunicorn.conf.py app:app`, no bytecode), 3 launches "
+                      "per tree: launch to the first `/healthz` answer, then the first `POST /v1/adjudicate` over HTTP.",
+                  "",
                   "| tree | launch to `/healthz` | first request |", "|---|---:|---:|"]
         for label, runs in served.items():
             lines.append(f"| {label} | {median_min([r[0] for r in runs], 1, 's', 2)} | "

@@ -76,7 +76,7 @@ def test_every_name_of_the_library_is_its_modules_own(first):
     """``adjudicator`` imports its names when first asked for: each is the object of the module it names, and
     ``compare`` and ``replay`` stay the functions when their wings (``adjudicator.compare``, ``adjudicator.replay``)
     were imported first."""
-    wings = "import adjudicator.compare.comparison, adjudicator.replay, adjudicator.scoring\n" if first != "nothing" else ""
+    wings = "import adjudicator.compare.comparison, adjudicator.replay, adjudicator.scoring\n" if first == "the wings" else ""
     seen = fresh("import importlib, json, adjudicator\n" + wings +
                  "wrong = []\n"
                  "for name in adjudicator.__all__:\n"
