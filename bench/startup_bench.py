@@ -147,7 +147,8 @@ def main() -> int:
                      f"{median_min([r[2] for r in runs], 1e3, 'ms', 1)} |")
     if served:
         lines += ["", "The README's serve command (`gunicorn -c gunicorn.conf.py app:app`, no bytecode), 3 launches "
-                      "per tree: launch to the first `/healthz` answer, then the first `POST /v1/adjudicate` over HTTP.",
+                      "per tree: launch to the first `/healthz` answer, then the first `POST /v1/adjudicate` over "
+                      "HTTP.",
                   "",
                   "| tree | launch to `/healthz` | first request |", "|---|---:|---:|"]
         for label, runs in served.items():

@@ -76,7 +76,8 @@ def test_every_name_of_the_library_is_its_modules_own(first):
     """``adjudicator`` imports its names when first asked for: each is the object of the module it names, and
     ``compare`` and ``replay`` stay the functions when their wings (``adjudicator.compare``, ``adjudicator.replay``)
     were imported first."""
-    wings = "import adjudicator.compare.comparison, adjudicator.replay, adjudicator.scoring\n" if first == "the wings" else ""
+    wings = "import adjudicator.compare.comparison, adjudicator.replay, adjudicator.scoring\n"
+    wings = wings if first == "the wings" else ""
     seen = fresh("import importlib, json, adjudicator\n" + wings +
                  "wrong = []\n"
                  "for name in adjudicator.__all__:\n"
@@ -85,7 +86,8 @@ def test_every_name_of_the_library_is_its_modules_own(first):
                  "    own = getattr(importlib.import_module('adjudicator.' + module), attribute)\n"
                  "    if getattr(adjudicator, name) is not own: wrong.append(name)\n"
                  "print(json.dumps({'wrong': wrong, 'compare': callable(adjudicator.compare),"
-                 " 'replay': callable(adjudicator.replay), 'listed': sorted(set(adjudicator.__all__) - set(dir(adjudicator)))}))")
+                 " 'replay': callable(adjudicator.replay),"
+                 " 'listed': sorted(set(adjudicator.__all__) - set(dir(adjudicator)))}))")
     assert seen == {"wrong": [], "compare": True, "replay": True, "listed": []}
 
 
@@ -107,5 +109,6 @@ def test_the_phones_archive_holds_every_module_an_answer_loads():
                  "body = {'variant': 'sv-classic', 'situation': {}, 'action': {'type': 'draw'}}\n"
                  "for path in referee_local.ROUTES:\n"
                  "    referee_local.answer(path, json.dumps(body), 'sv')\n"
-                 "print(json.dumps(sorted(m for m in sys.modules if m.startswith('adjudicator') and m not in shipped)))")
+                 "print(json.dumps(sorted(m for m in sys.modules\n"
+                 "                        if m.startswith('adjudicator') and m not in shipped)))")
     assert seen == []
