@@ -153,10 +153,10 @@ function renderRuling(ruling, labels, ctx) {
       cites.slice(2).forEach((c) => more.appendChild(citationBlock(c)));
       why.appendChild(more);
     }
-    (r.house_rules || []).forEach((hr) => why.appendChild(h('p', { class: 'muted house-note' },
-      t('ruling.houseRule', { q: openPoints.question(hr.parameter), a: openPoints.valueLabel(hr.parameter, hr.value) }))));
   });
   if (!deciding.length && !facts.length && forPlayers(ruling, ruling.summary)) why.appendChild(h('p', { class: 'why-text', dataset: server }, ruling.summary));
+  houseRulesUsed(ruling, deciding).forEach((hr) => why.appendChild(h('p', { class: 'muted house-note' },
+    t('ruling.houseRule', { q: openPoints.question(hr.parameter), a: openPoints.valueLabel(hr.parameter, hr.value) }))));
   wrap.appendChild(why);
 
   const rest = (ruling.missing || []).filter((p) => !asked.some((c) => c.pointer === p));
@@ -202,6 +202,15 @@ function renderRuling(ruling, labels, ctx) {
     wrap.appendChild(box);
   }
   return wrap;
+}
+
+/** The house rules the ruling stands on, each once: those of its deciding checks; where it is not decided yet
+ *  (it hangs on facts or on points of the text), those of every check, since the ways it can go all rest on them. */
+function houseRulesUsed(ruling, deciding) {
+  const from = ruling.verdict === 'undetermined' ? ruling.reasons : deciding;
+  const seen = new Map();
+  from.forEach((r) => (r.house_rules || []).forEach((hr) => { if (!seen.has(hr.parameter)) seen.set(hr.parameter, hr); }));
+  return [...seen.values()];
 }
 
 const slug = (pointer) => pointer.replace(/^\/situation\//, '').replace(/\W+/g, '-');
@@ -430,6 +439,12 @@ function renderOptions(result, labels, ctx) {
     } else {
       const why = g.blocked ? serverWords(g.blocked.summary) : t('options.none');
       section.appendChild(h('p', { class: 'options-none', dataset: g.blocked ? server : {} }, why));
+    }
+    // What the referee could not list without a fact (a wild card onto the team's melds, not listed): said under
+    // the group with a way to give it, never left out in silence.
+    if (g.missing && g.missing.length) {
+      section.appendChild(h('div', { class: 'note-box missing group-missing' }, h('p', null, t('options.groupNeeds')),
+        h('ul', null, g.missing.map((p) => missingItem(p, labels, ctx))), h('p', { class: 'muted' }, t('ruling.fillInOptions'))));
     }
     wrap.appendChild(section);
   });

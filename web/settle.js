@@ -266,7 +266,9 @@ function withSaid(situation, tm, labels) {
   Object.entries(tm.said || {}).forEach(([pointer, x]) => {
     if (!x.c[x.v]) return;
     merge(situation, x.c[x.v][1].situation || {});
-    labels[pointer] = x.q;
+    // Its question names the place where the form has none; where it has one, the form's words stay: the fact
+    // answered, what the referee may still need there is the cards ("Has your team melded?" Yes: its melds).
+    if (!(pointer in labels)) labels[pointer] = x.q;
   });
   // An empty object says nothing, and is not sent: the service reads `team: {}` as a team whose facts were begun
   // (it then asks for its melds' cards, not whether it has melded), so nothing said stays absent.

@@ -23,6 +23,17 @@ def api(base: str, method: str, path: str, body: dict | None = None) -> dict:
         return json.loads(resp.read())
 
 
+def ways(conditions: list) -> list[tuple[str, str]]:
+    """The ruling's ways, as the page lines them up: (verdict, the conditions in words)."""
+    out = []
+    for choice in conditions[0]["choices"]:
+        if choice.get("conditions"):
+            out += [(v, f"{choice['condition']}, {said}") for v, said in ways(choice["conditions"])]
+        else:
+            out.append((choice["verdict"], choice["condition"]))
+    return out
+
+
 def shown_number(text: str) -> int:
     """A number as the page shows it (any thousands separator, a real minus sign) as an int."""
     cleaned = text.replace("\u2212", "-")

@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from e2e_helpers import Taps, api, open_page, pick, shown_number
 from playwright.sync_api import expect
 from test_page import enter_counts, start_game, went_out
 
 
-# Strict: passes (and must lose this mark) once the page notes the house rule under a ruling still hanging on facts.
-@pytest.mark.xfail(strict=True, reason="issue 42 open: after the house-rule tap the ruling still hangs on routine facts, "
-                   "and the page shows no note of the house rule under it")
 def test_the_house_rule_question_appears_on_an_undetermined_ruling_and_rules_again(phone, screenshots):
     page, base = phone
     open_page(page, base)
@@ -52,10 +47,13 @@ def test_the_house_rule_question_appears_on_an_undetermined_ruling_and_rules_aga
     page.locator("#rule-button").tap()
     expect(verdict).to_have_attribute("data-verdict", expected)
     expect(page.locator("#ruling .house-note").first).to_contain_text("House rule: Are twos wild in your game? Yes")
+    told = dict(sent[-1])  # the question as last asked, with the house rule Yes
     house.get_by_role("button", name="Change").tap()
-    house.get_by_role("button", name="No").tap()
+    with page.expect_request(lambda r: r.method == "POST" and "/v1/adjudicate" in r.url and "batch" not in r.url) as asked:
+        house.get_by_role("button", name="No").tap()
     expect(house).to_contain_text("Are twos wild in your game? No")
-    body["house_rules"] = {"wild.twos": False}
+    body = json.loads(asked.value.post_data)
+    assert body == dict(told, house_rules={"wild.twos": False})  # the same question, only the house rule changed
     expect(verdict).to_have_attribute("data-verdict", api(base, "POST", "/v1/adjudicate", body)["verdict"])
     page.reload()
     expect(page.locator("#settle-house-rules")).to_contain_text("Are twos wild in your game? No")  # remembered

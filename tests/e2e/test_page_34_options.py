@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from e2e_helpers import ENGINE_WAIT, Taps, open_page, pick
+from e2e_helpers import ENGINE_WAIT, Taps, open_page, pick, ways
 from playwright.sync_api import expect
 
 LOCALES = {"en": "en-GB", "sv": "sv-SE", "nb": "nb-NO", "da": "da-DK"}
@@ -203,32 +203,81 @@ def test_no_question_form_shows_a_fill_in_it_cannot_fill(phone, variant):
             expect(page.locator(f"#{field}")).to_have_count(1)
 
 
-# Strict: passes (and must lose this mark) once the page lists the conditional meld of nines on its first screen.
-@pytest.mark.xfail(strict=True, reason="issue 42 open: /v1/options lists meld:9 'if your team has no meld of nines', "
-                   "but the page's first screen shows no such move to tap")
+def options_asked(page, tap, locator) -> tuple[dict, dict]:
+    """Tap `locator`, which asks "What may I do?" again: (the request the page sent, the service's answer)."""
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.split("?")[0].endswith("/v1/options")) as got:
+        tap(locator)
+    return json.loads(got.value.request.post_data), got.value.json()
+
+
+def listed(listing: dict, test) -> dict:
+    """The first option of a listing that `test` accepts."""
+    return next(o for g in listing["groups"] for o in g["options"] if test(o))
+
+
+def answer(question, choices: list, value):
+    """The button of `question` (a one-tap question the referee asks) for the choice of that value."""
+    return question.locator("button.answer").nth([c["value"] for c in choices].index(value))
+
+
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_whether_the_team_has_nines_is_answered_under_a_listed_move(phone_at, live_server, ui_packs, lang):
-    """"What may I do?" with nines in hand, the team opened, its melds not listed: a new meld of nines is not
-    settled until the family says whether the team already has one. That question is asked in words under the
-    move and answered with a tap; the list is asked again with the answer, and the move is settled."""
+    """"What may I do?" with nines in hand after the draw, nothing said of the team (#42: nothing pre-filled): the
+    meld of the nines is listed with the conditions it is allowed under -- never left out, never "Not settled".
+    What it turns on is asked under the move in the referee's words, one tap each (has the team melded? has it a
+    meld of nines?); each tap asks the list again with exactly that answer, and the move is then settled. The
+    answers stay on the form, to change. A group the referee cannot list whole without the team's melds says so."""
     page, tap = classic_options_form(phone_at, live_server, lang)
     words = ui_packs[lang]
     pick(tap, page.locator("#field-hand"), "9", 3)
     pick(tap, page.locator("#field-hand"), "K")
     pick(tap, page.locator("#field-hand"), "5")  # two cards kept: the meld needs no canasta to go out
     tap(page.locator("label[for=turn-after]"))
-    sent = []
-    page.on("request", lambda r: sent.append(json.loads(r.post_data)) if r.method == "POST" and "/v1/options" in r.url else None)
-    tap(page.locator("#options-button"))
+    sent, listing = options_asked(page, tap, page.locator("#options-button"))
+    assert "team" not in sent["situation"]
+    nines = listed(listing, lambda o: [sorted(m) for m in o["action"].get("melds", [])] == [["9D", "9H", "9S"]]
+                   and not o["action"].get("add"))
+    allowed = [said for verdict, said in ways(nines["ruling"]["conditions"]) if verdict == "legal"]
     body = options_shown(page)
-    move = body.locator('.option-button[data-key="meld:9"]').first
-    expect(move.locator(".pill")).to_have_text(words["verdict.undetermined"])
+    move = body.locator('.option-button[data-key="%s"]' % nines["key"]).first
+    expect(move.locator(".pill")).to_have_text(words["verdict.legal"])
+    expect(move.locator(".option-if")).to_have_text(allowed[0])
     tap(move)
-    question = body.locator('.option-why:not([hidden]) fieldset[data-pointer="/situation/team/ranks/9"]')
-    expect(question.locator("legend")).to_have_text(words["fact.hasRank"].replace("x", words["kind.9.n"]))
-    assert "/situation" not in question.inner_text()
-    tap(question.get_by_role("button", name=words["no"]))
+    melded = nines["ruling"]["conditions"][0]
+    assert melded["kind"] == "opened"
+    question = body.locator('.option-why:not([hidden]) fieldset[data-pointer="%s"]' % melded["pointer"])
+    expect(question.locator("legend")).to_have_text(melded["question"])
+    sent, listing = options_asked(page, tap, answer(question, melded["choices"], True))
+    assert sent["situation"]["team"] == {"opened": True}
+
+    meld = listed(listing, lambda o: o["key"] == "meld:9")
     body = options_shown(page)
-    expect(body.locator('.option-button[data-key="meld:9"]').first.locator(".pill")).to_have_text(words["verdict.legal"])
-    assert sent[-1]["situation"]["team"]["ranks"] == {"9": False}
-    expect(page.locator("#has-rank-9 input[value=false]")).to_be_checked()  # kept on the form, to change
+    # The team has melded, its melds not listed: what the referee could not list without them (a card onto one of
+    # them, going out onto them) is said under the group, with the field that gives it -- not left out in silence.
+    for group in listing["groups"]:
+        missing = body.locator(f'.options-group[data-kind="{group["kind"]}"] .group-missing li')
+        expect(missing).to_have_count(len(group.get("missing") or []))
+        for i, pointer in enumerate(group.get("missing") or []):
+            expect(missing.nth(i)).to_have_attribute("data-pointer", pointer)
+            expect(missing.nth(i)).not_to_contain_text(melded["question"])  # answered: it is the melds' cards it lacks
+            expect(page.locator("#" + missing.nth(i).get_attribute("data-field"))).to_have_count(1)
+            expect(missing.nth(i).locator(".fill-in")).to_have_text(words["ruling.fillThis"])
+    assert any(g.get("missing") for g in listing["groups"])
+    move = body.locator('.option-button[data-key="meld:9"]').first
+    expect(move.locator(".pill")).to_have_text(words["verdict.legal"])
+    expect(move.locator(".option-if")).to_have_text(meld["condition"])
+    tap(move)
+    nine = meld["ruling"]["conditions"][0]
+    question = body.locator('.option-why:not([hidden]) fieldset[data-pointer="/situation/team/ranks/9"]')
+    expect(question.locator("legend")).to_have_text(nine["question"])
+    assert "/situation" not in question.inner_text()
+    sent, listing = options_asked(page, tap, answer(question, nine["choices"], False))
+    assert sent["situation"]["team"] == {"opened": True, "ranks": {"9": False}}
+    assert listed(listing, lambda o: o["key"] == "meld:9")["verdict"] == "legal"
+    move = options_shown(page).locator('.option-button[data-key="meld:9"]').first
+    expect(move.locator(".option-if")).to_have_count(0)
+    expect(move.locator(".pill")).to_have_text(words["verdict.legal"])
+    # kept on the form, to change
+    said = page.locator("#said-team-ranks-9")
+    expect(said.locator("legend")).to_have_text(nine["question"])
+    expect(said.locator(f'input[value="{[c["value"] for c in nine["choices"]].index(False)}"]')).to_be_checked()

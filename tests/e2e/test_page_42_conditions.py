@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from e2e_helpers import Taps, open_page, pick, shown_number
+from e2e_helpers import Taps, open_page, pick, shown_number, ways
 from playwright.sync_api import expect
 from test_page_34_options import options_shown, the_issues_hand, the_issues_hand_first_screen
 
@@ -43,17 +43,6 @@ def latest(page, seen: list, count: int = 1):
 def within(part: dict, whole: dict) -> bool:
     """Whether every value of `part` (a JSON Merge Patch) is in `whole`."""
     return all(within(v, whole.get(k) or {}) if isinstance(v, dict) else whole.get(k) == v for k, v in part.items())
-
-
-def ways(conditions: list) -> list[tuple[str, str]]:
-    """The ruling's ways, as the page lines them up: (verdict, the conditions in words)."""
-    out = []
-    for choice in conditions[0]["choices"]:
-        if choice.get("conditions"):
-            out += [(v, f"{choice['condition']}, {said}") for v, said in ways(choice["conditions"])]
-        else:
-            out.append((choice["verdict"], choice["condition"]))
-    return out
 
 
 def take_the_pile_with_two_sevens(page, tap):

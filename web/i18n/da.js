@@ -32,6 +32,7 @@ export default {
   'options.table': 'Det, der ligger på bordet', 'options.topHint': 'Lad det stå tomt, hvis du kun vil vide, hvad du kan melde.',
   'options.tableHint': 'Alle eller ingen: lader du det stå tomt, siger dommeren, hvor de ville betyde noget.',
   'options.stock': 'Kort tilbage i trækkebunken', 'options.stockHint': 'Behøves kun, når trækkebunken næsten er brugt op.',
+  'options.groupNeeds': 'Flere træk kan være mulige her; til dem skal dommeren vide:',
   'options.stockError': 'Skriv, hvor mange kort der er tilbage, som et helt tal.',
   'options.more': (v) => `${v.n} mere af samme slags`, 'options.groupMore': (v) => `Vis ${v.n} mere`,
   'ruling.fillThis': 'Udfyld', 'ruling.fillInOptions': 'Udfyld det ovenfor, og tryk på »Hvad kan jeg gøre?« igen.',

@@ -32,6 +32,7 @@ export default {
   'options.table': 'What the table shows', 'options.topHint': 'Leave it empty if you only want to know what you may meld.',
   'options.tableHint': 'All of them, or none: left empty, the referee says where they would matter.',
   'options.stock': 'Cards left in the stock', 'options.stockHint': 'Only needed when the stock is nearly used up.',
+  'options.groupNeeds': 'More moves may be open here; for them the referee needs to know:',
   'options.stockError': 'Type how many cards are left, as a whole number.',
   'options.more': (v) => `${v.n} more like this`, 'options.groupMore': (v) => `Show ${v.n} more`,
   'ruling.fillThis': 'Fill in', 'ruling.fillInOptions': 'Fill it in above and tap “What may I do?” again.',

@@ -32,6 +32,7 @@ export default {
   'options.table': 'Det som ligger på bordet', 'options.topHint': 'La det stå tomt hvis du bare vil vite hva du kan melde.',
   'options.tableHint': 'Alle eller ingen: lar du det stå tomt, sier dommeren hvor de ville bety noe.',
   'options.stock': 'Kort igjen i trekkbunken', 'options.stockHint': 'Trengs bare når trekkbunken nesten er tom.',
+  'options.groupNeeds': 'Flere trekk kan være mulige her; for dem trenger dommeren å vite:',
   'options.stockError': 'Skriv hvor mange kort som er igjen, som et helt tall.',
   'options.more': (v) => `${v.n} til av samme slag`, 'options.groupMore': (v) => `Vis ${v.n} til`,
   'ruling.fillThis': 'Fyll inn', 'ruling.fillInOptions': 'Fyll det inn over og trykk «Hva kan jeg gjøre?» igjen.',

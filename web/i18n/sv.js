@@ -32,6 +32,7 @@ export default {
   'options.table': 'Det som syns på bordet', 'options.topHint': 'Lämna tomt om du bara vill veta vad du får lägga ut.',
   'options.tableHint': 'Alla eller ingen: lämnar du tomt säger domaren var de skulle spela roll.',
   'options.stock': 'Kort kvar i stocken', 'options.stockHint': 'Behövs bara när stocken nästan är slut.',
+  'options.groupNeeds': 'Fler drag kan vara möjliga här; för dem behöver domaren veta:',
   'options.stockError': 'Skriv hur många kort som är kvar, som ett heltal.',
   'options.more': (v) => `${v.n} till av samma slag`, 'options.groupMore': (v) => `Visa ${v.n} till`,
   'ruling.fillThis': 'Fyll i', 'ruling.fillInOptions': 'Fyll i det ovan och tryck på ”Vad får jag göra?” igen.',
