@@ -63,7 +63,8 @@ worker_connections = 1000
 
 # Load the app (and verify every variant's citations) once in the master: a broken
 # variant file stops start-up instead of failing in each worker; the workers share the
-# loaded variants copy-on-write.
+# loaded variants copy-on-write. `import app` loads the variants and leaves the rest of the
+# engine to its first answer; when_ready below loads it in the master, before any worker is forked.
 preload_app = True
 
 # A worker that does not report for `timeout` s (a request computing that long) is killed and
@@ -113,6 +114,21 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
 # No runtime control socket: nothing uses gunicornc, and the service user has no home to put it in.
 control_socket_disable = True
+
+
+def when_ready(server):
+    """In the master, after the app is preloaded and before the first worker is forked: the engine loaded and its
+    first answers made (web_api.load_engine), then frozen out of the collector's reach as app.py freezes what it
+    loaded. Every worker starts with the engine, shares its pages with the master and answers its first request as
+    fast as the next (without preload each worker would load it for itself at its first request)."""
+    if not server.cfg.preload_app:
+        return
+    import gc
+
+    from web_api import load_engine
+
+    load_engine(server.app.wsgi())
+    gc.freeze()
 
 
 def worker_exit(server, worker):

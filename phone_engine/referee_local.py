@@ -9,7 +9,7 @@ parsed, ruled or serialized here; ``tests/test_phone_engine.py`` holds it so.
 
 from __future__ import annotations
 
-from adjudicator.answers import answer_json, to_json
+from adjudicator.answers.use_cases import answer_json, to_json  # named: the archive follows import statements
 from adjudicator.variants import load_all
 
 VARIANTS = load_all()  # loaded and every citation checked when the worker starts, as the service does

@@ -135,8 +135,8 @@ def test_the_phone_module_parses_and_serializes_nothing_itself():
             imported |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             imported |= {f"{node.module}.{a.name}" for a in node.names}
-    assert imported == {"__future__.annotations", "adjudicator.answers.answer_json", "adjudicator.answers.to_json",
-                        "adjudicator.variants.load_all"}, imported
+    assert imported == {"__future__.annotations", "adjudicator.answers.use_cases.answer_json",
+                        "adjudicator.answers.use_cases.to_json", "adjudicator.variants.load_all"}, imported
     answer_fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "answer")
     called = {n.func.id for n in ast.walk(answer_fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     assert called == {"answer_json", "to_json"}, called

@@ -3,7 +3,9 @@
 Variants are loaded (and every citation verified) when the app is created, so a
 broken variant file stops the service from starting instead of serving wrong
 rules: :class:`adjudicator.variants.VariantError` propagates out of
-:func:`create_app`.
+:func:`create_app`. The rest of the engine (the rules, the parser, the options, scores and
+comparisons) is loaded at the first answer, or before by :func:`load_engine`, which the server's
+master calls before it forks its workers (``when_ready`` in ``gunicorn.conf.py``; docs/running.md, "Start-up").
 
 Layout:
 
@@ -56,8 +58,10 @@ from typing import Any
 
 from flask import Flask
 
+from adjudicator import answers
 from adjudicator.answers import limits
 from adjudicator.variants import load_all
+from adjudicator.words.render import LANGUAGES
 
 from . import (admission, batch_api, budgets, compare_api, meta_api, options_api, page, replay_api, rulings_api, scoring_api,
                security, variants_api)
@@ -150,3 +154,25 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(replay_api.bp)
     app.register_blueprint(page.bp)  # the phone page: / and /web/<file>
     return app
+
+
+# a ruling every variant answers, made once in each language by load_engine
+_FIRST_ANSWER = {"situation": {}, "action": {"type": "draw"}}
+
+
+def load_engine(app: Flask) -> None:
+    """Load the engine and make its first answers now, not at the first request (``app``: another app is left alone).
+
+    :func:`create_app` loads the variants only: a process that answers nothing (a tool, the command line, a test of
+    the app's settings) does not pay for the rules. The server's master calls this after it has loaded the app
+    and before it forks its workers, so each worker starts with the engine imported, the request schemas built and
+    each language's number formats read, shared with the master, and answers its first request as fast as the next.
+    """
+    variants = getattr(app, "extensions", {}).get(variants_api.VARIANTS_KEY)
+    if not variants:
+        return
+    body = {"variant": next(iter(variants)), **_FIRST_ANSWER}
+    for lang in LANGUAGES:
+        made = answers.answer("adjudicate", body, lang, variants=variants)
+        if made.status != 200:
+            raise RuntimeError(f"the engine's first answer is a {made.status}: {made.document}")

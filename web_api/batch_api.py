@@ -49,14 +49,12 @@ from typing import Any, Callable, Iterator
 from flask import Blueprint, Response, current_app, request
 
 from adjudicator import turns
-from adjudicator.answers import batch_item, limits
+from adjudicator import answers  # the engine, loaded at the first answer (adjudicator/answers/__init__.py)
+from adjudicator.answers import limits
 from adjudicator.cost import ruling_cost, score_cost  # noqa: F401 -- their old home was here
-from adjudicator.input.shape import check
 from adjudicator.model.errors import AdjudicatorError
 from adjudicator.model.messages import Message, msg
 from adjudicator.words.render import render
-
-from adjudicator.answers import serialize
 
 from . import admission, jsonio
 from .budgets import COST_KEY
@@ -127,7 +125,7 @@ def _items_json(items: list, answer: Callable[[Any, dict, str], dict], variants:
             try:
                 result = jsonio.dumps(answer(item, variants, lang))
             except AdjudicatorError as e:
-                result = jsonio.dumps({"problem": serialize.item_problem(e, lang, problem_type)})
+                result = jsonio.dumps({"problem": answers.serialize.item_problem(e, lang, problem_type)})
             except Exception:  # noqa: BLE001 -- the answer has begun: a failed item is that item's 500
                 logger.exception("batch item %d failed", index)
                 result = internal
@@ -151,6 +149,7 @@ def _batch(answer: Callable[[Any, dict, str], dict], cost: Callable[[Any, dict],
     admission.enter()  # heavy whatever it holds: reading a batch's JSON alone takes a while (web_api.admission)
     started = time.monotonic()  # the deadline counts the work, not the wait for its turn
     variants = loaded_variants()
+    from adjudicator.input.shape import check  # the parser (marshmallow): loaded at the first answer, not at start-up
     items = check(parse_body(raw), "batch", variants)["requests"]
     _check_budget(items, cost, variants)
     lang = current_language()
@@ -162,11 +161,11 @@ def _batch(answer: Callable[[Any, dict, str], dict], cost: Callable[[Any, dict],
 
 
 def _ruling(item: Any, variants: dict, lang: str, words: bool = True) -> dict:
-    return batch_item("adjudicate", item, lang, variants, words)  # the library's one answer to an item
+    return answers.batch_item("adjudicate", item, lang, variants, words)  # the library's one answer to an item
 
 
 def _score(item: Any, variants: dict, lang: str) -> dict:
-    return batch_item("score", item, lang, variants)
+    return answers.batch_item("score", item, lang, variants)
 
 
 @bp.post("/adjudicate/batch")

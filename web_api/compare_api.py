@@ -31,8 +31,7 @@ import json
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from adjudicator import cost
-from adjudicator.answers import answer, serialize
-from adjudicator.answers.use_cases import CITATION_FORMS
+from adjudicator import answers  # the engine, loaded at the first answer (adjudicator/answers/__init__.py)
 from adjudicator.compare.matrix import matrix as build_matrix
 from adjudicator.cost import OverBudget
 from adjudicator.model.messages import Message, msg
@@ -56,7 +55,7 @@ STREAM_UNITS = 5_000  # pages of options estimated at more are written as they a
 
 @bp.post("/compare")
 def compare():
-    citations = query_choice("citations", CITATION_FORMS, "full")  # refs: each citation once, referenced
+    citations = query_choice("citations", answers.use_cases.CITATION_FORMS, "full")  # refs: each once, referenced
     page = query_page()
     variants = loaded_variants()
     body = json_body()
@@ -71,8 +70,9 @@ def compare():
         made["pages"] = budgets.page_within("compare", body, variants, listed, page)
 
     maker = streaming.Maker()
-    got = answer("compare", body, current_language(), variants=variants, words=wants_words(), citations=citations,
-                 limit=page.limit, offset=page.offset, group=page.group, admit=admit, lazily=maker)
+    got = answers.answer("compare", body, current_language(), variants=variants, words=wants_words(),
+                         citations=citations, limit=page.limit, offset=page.offset, group=page.group, admit=admit,
+                         lazily=maker)
     if got.status != 200 or not maker.made:  # nothing made lazily (a comparison of rulings): as any answer
         return answered(got)
     return streaming.respond(got.document, made["pages"] > STREAM_UNITS, current_app.logger)
@@ -187,7 +187,7 @@ def matrix():
     differs = BOOLEANS[query_choice("differs", tuple(BOOLEANS), "false")]
     fmt = query_choice("format", FORMATS, "json")
     variants = loaded_variants()
-    table = serialize.matrix(list(variants), build_matrix(variants, differs_only=differs), current_language())
+    table = answers.serialize.matrix(list(variants), build_matrix(variants, differs_only=differs), current_language())
     if fmt == "csv":
         return Response(matrix_csv(table).encode("utf-8"), content_type="text/csv; charset=utf-8")
     return jsonify(table)

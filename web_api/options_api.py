@@ -15,7 +15,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app
 
 from adjudicator import cost
-from adjudicator.answers import answer
+from adjudicator import answers  # the engine, loaded at the first answer (adjudicator/answers/__init__.py)
 from adjudicator.cost import OverBudget
 from adjudicator.options.paging import GROUP_KINDS, LIMIT, MAX_LIMIT, Page  # noqa: F401 -- their old home
 
@@ -46,8 +46,8 @@ def options():
         made["page"] = budgets.page_within("options", body, variants, listed, page)
 
     maker = streaming.Maker()
-    got = answer("options", body, current_language(), variants=variants, limit=page.limit, offset=page.offset,
-                 group=page.group, words=wants_words(), admit=admit, lazily=maker)
+    got = answers.answer("options", body, current_language(), variants=variants, limit=page.limit,
+                         offset=page.offset, group=page.group, words=wants_words(), admit=admit, lazily=maker)
     if got.status != 200 or not maker.made:  # a problem, or nothing made lazily: as any answer
         return answered(got)
     return streaming.respond(got.document, made["page"] > STREAM_UNITS, current_app.logger)

@@ -43,7 +43,8 @@ from adjudicator.words.render import DEFAULT_LANGUAGE, render, words
 from . import jsonio
 from .language import current_language, remember_body_language
 from .request_id import current_request_id
-from adjudicator.answers.serialize import PROBLEM_BASE, problem_members, problem_type  # noqa: F401 -- PROBLEM_BASE: its old home
+from adjudicator import answers  # the engine's wing, loaded at the first answer (adjudicator/answers/__init__.py)
+from adjudicator.answers.phrases import PROBLEM_BASE, problem_type  # noqa: F401 -- PROBLEM_BASE: its old home
 
 PROBLEM_MIMETYPE = "application/problem+json"
 
@@ -337,7 +338,7 @@ def _handle_http_exception(e: HTTPException) -> Response:
 
 
 def _handle_engine_error(e: AdjudicatorError) -> Response:
-    members = problem_members(e, current_language())
+    members = answers.serialize.problem_members(e, current_language())
     extensions = {k: members[k] for k in ("known", "parameters", "error_count") if k in members}
     return problem_response(members["status"], members["title"], members["detail"], type=members["type"],
                             errors=members["errors"], **extensions)

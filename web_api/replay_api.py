@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from adjudicator.answers import answer
+from adjudicator import answers  # the engine, loaded at the first answer (adjudicator/answers/__init__.py)
 
 from . import budgets
 from .language import current_language
@@ -30,4 +30,4 @@ bp = Blueprint("replay", __name__, url_prefix="/v1")
 def replay_log():
     body, variants = json_body(), loaded_variants()
     budgets.admit("replay", body, variants)  # priced before any work (issue 36)
-    return answered(answer("replay", body, current_language(), variants=variants))
+    return answered(answers.answer("replay", body, current_language(), variants=variants))

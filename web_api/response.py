@@ -19,9 +19,12 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from typing import TYPE_CHECKING
+
 from flask import Response, current_app, request
 
-from adjudicator.answers import Answer
+if TYPE_CHECKING:  # a type only: the engine is loaded at the first answer
+    from adjudicator.answers import Answer
 
 from .language import current_language
 from .problems import PROBLEM_MIMETYPE

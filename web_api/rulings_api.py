@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from adjudicator.answers import answer, serialize
+from adjudicator import answers  # the engine, loaded at the first answer (adjudicator/answers/__init__.py)
 
 from . import budgets
 from .compare_api import wants_words
@@ -25,10 +25,10 @@ bp = Blueprint("rulings", __name__, url_prefix="/v1")
 def adjudicate():
     body, variants = json_body(), loaded_variants()
     budgets.admit("adjudicate", body, variants)  # priced before any work (issue 36)
-    return answered(answer("adjudicate", body, current_language(), variants=variants,
+    return answered(answers.answer("adjudicate", body, current_language(), variants=variants,
                            words=wants_words()))
 
 
 @bp.get("/rules")
 def rules():
-    return jsonify(serialize.rule_list(current_language()))
+    return jsonify(answers.serialize.rule_list(current_language()))

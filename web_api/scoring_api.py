@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from adjudicator.answers import answer
+from adjudicator import answers  # the engine, loaded at the first answer (adjudicator/answers/__init__.py)
 
 from . import budgets
 from .language import current_language
@@ -24,4 +24,4 @@ bp = Blueprint("scoring", __name__, url_prefix="/v1")
 def score():
     body, variants = json_body(), loaded_variants()
     budgets.admit("score", body, variants)  # priced before any work (issue 36)
-    return answered(answer("score", body, current_language(), variants=variants))
+    return answered(answers.answer("score", body, current_language(), variants=variants))

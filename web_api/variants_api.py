@@ -8,7 +8,7 @@ from adjudicator.link import rules_version
 from adjudicator.model.messages import msg
 from adjudicator.variants import Variant
 
-from adjudicator.answers import serialize
+from adjudicator import answers  # the engine, loaded at the first answer (adjudicator/answers/__init__.py)
 from .language import current_language
 from .problems import ApiProblem
 
@@ -40,13 +40,13 @@ def get_variant(variant_id: str) -> Variant:
 def list_variants():
     lang = current_language()
     # rules_version: what a link names as the rules its question was asked under (adjudicator/link.py)
-    return jsonify({"variants": [dict(serialize.variant_summary(v, lang), rules_version=rules_version(v))
+    return jsonify({"variants": [dict(answers.serialize.variant_summary(v, lang), rules_version=rules_version(v))
                                  for v in loaded_variants().values()]})
 
 
 @bp.get("/<variant_id>")
 def show_variant(variant_id: str):
-    return jsonify(serialize.variant_detail(get_variant(variant_id), current_language()))
+    return jsonify(answers.serialize.variant_detail(get_variant(variant_id), current_language()))
 
 
 @bp.get("/<variant_id>/source")

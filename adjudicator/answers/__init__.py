@@ -9,6 +9,22 @@ It stands above every other wing and nothing of the engine imports it; the web s
 phone's engine and the command line all answer through it, so they answer alike.
 """
 
-from .use_cases import KINDS, Answer, answer, answer_json, batch_item, decode, to_json
+from importlib import import_module
 
 __all__ = ["KINDS", "Answer", "answer", "answer_json", "batch_item", "decode", "to_json"]
+
+MODULES = ("use_cases", "serialize", "phrases", "limits")
+
+
+def __getattr__(name: str):
+    """The names of :mod:`.use_cases` and this package's modules, imported when first asked for (PEP 562): the
+    service starts with its limits and words (``limits``, ``phrases``) and loads the engine at its first answer
+    (``tests/test_startup.py``)."""
+    if name in __all__:
+        value = getattr(import_module(f"{__name__}.use_cases"), name)
+    elif name in MODULES:
+        value = import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value

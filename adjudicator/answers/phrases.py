@@ -11,6 +11,14 @@ from __future__ import annotations
 
 from adjudicator.words.catalogue import register
 
+PROBLEM_BASE = "https://canasta-referee.example/problems/"  # every problem's ``type`` is a URI under it
+
+
+def problem_type(slug: str) -> str:
+    """The problem ``type`` URI for a slug such as ``"validation-failed"``."""
+    return PROBLEM_BASE + slug
+
+
 PHRASES: dict[str, str | tuple[str, str]] = {
     # titles, by problem type
     "title.validation-failed": "The request does not fit the form",

@@ -32,13 +32,8 @@ from adjudicator.options.paging import EVERY, Page
 from adjudicator.scoring import GameSheet, NextOpening, RoundSheet, ScoreLine, ScoreReading, TeamScore
 from adjudicator.variants import Citation, Entry, Variant, translated
 
-
-PROBLEM_BASE = "https://canasta-referee.example/problems/"  # every problem's ``type`` is a URI under it
-
-
-def problem_type(slug: str) -> str:
-    """The problem ``type`` URI for a slug such as ``"validation-failed"``."""
-    return PROBLEM_BASE + slug
+from .phrases import PROBLEM_BASE, problem_type  # noqa: F401 -- their old home (the web layer reads them from
+# phrases, which loads no engine at start-up)
 
 
 MAX_ERRORS = 50  # a problem lists at most this many faults; ``error_count`` then says how many there were
