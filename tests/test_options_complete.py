@@ -197,9 +197,12 @@ def to_action(kind_name: str, content: dict, pools: dict, with_cards=(), discard
     return Action(kind_name, with_cards=tuple(with_cards), melds=tuple(melds), adds=tuple(adds), discard=card)
 
 
-def candidates(sit, rules, phase: str):
+def candidates(sit, rules, phase: str, team_ranks: list[str] | None = None):
+    """Every move of the phase; additions onto the team's listed melds, or onto a meld of each of ``team_ranks``
+    (melds not listed: the team may have any)."""
     counts, pools = pools_of(sit, sit.hand)
-    team_ranks = [r for r in (sure_rank(m) for m in sit.team.melds or ()) if r]
+    if team_ranks is None:
+        team_ranks = [r for r in (sure_rank(m) for m in sit.team.melds or ()) if r]
     if phase == BEFORE_DRAW:
         yield Action("draw")
         pile = sit.pile or ()

@@ -25,13 +25,12 @@ import pytest
 
 from adjudicator import table_problems
 from adjudicator.input.parse import options_request
-from adjudicator.model.actions import Action, Add
 from adjudicator.model.findings import ILLEGAL, LEGAL, UNDETERMINED
 from adjudicator.options import complete as options_complete
-from adjudicator.options.listing import legal_moves
+from adjudicator.options.listing import AFTER_DRAW, legal_moves
 from adjudicator.rules.engine import rule
 from adjudicator.variants import load_all
-from test_options_complete import MELD_RANKS, canon, deck, kind, layouts, pools_of, to_action
+from test_options_complete import MELD_RANKS, candidates, canon, deck, pools_of, to_action
 
 VARIANTS = load_all()
 IDS = tuple(VARIANTS)
@@ -77,19 +76,8 @@ def unsaid_table(rng: random.Random, vid: str) -> dict:
 
 def moves(sit, rules):
     """Every move after the draw, in canonical form, with additions onto a meld of each rank in hand."""
-    counts, pools = pools_of(sit, sit.hand)
-    ranks = [k for k, _ in counts if k not in ("JK", "2", "3R", "3B")]
-    for content, left in layouts(counts, rules, ranks):
-        yield to_action("meld", content, pools)
-        size = sum(left.values())
-        if size == 0:
-            yield to_action("go_out", content, pools)
-        elif size == 1:
-            yield to_action("go_out", content, pools, discard=next(iter(left)))
-    for cls in counts:
-        yield Action("discard", discard=pools[cls][0])
-    if len(sit.hand) == 1:
-        yield Action("go_out", discard=sit.hand[0])
+    counts, _ = pools_of(sit, sit.hand)
+    return candidates(sit, rules, AFTER_DRAW, [k for k, _ in counts if k not in ("JK", "2", "3R", "3B")])
 
 
 def ways(ruling) -> tuple:
