@@ -81,7 +81,8 @@ def deck(vid: str) -> list[str]:
     return [c for c in cards if not is_red_three(c)]
 
 
-def random_situation(rng: random.Random, vid: str, turn) -> dict:
+def dealer(vid: str, rng: random.Random):
+    """A shuffled deck of the variant and ``take(pred, n)``, which deals up to ``n`` of its cards matching ``pred``."""
     cards = deck(vid)
     rng.shuffle(cards)
 
@@ -90,7 +91,11 @@ def random_situation(rng: random.Random, vid: str, turn) -> dict:
         for c in out:
             cards.remove(c)
         return out
+    return cards, take
 
+
+def random_situation(rng: random.Random, vid: str, turn) -> dict:
+    _, take = dealer(vid, rng)
     melds = []
     for r in rng.sample(MELD_RANKS, rng.choice((0, 1, 1, 2))):
         meld = take(lambda c, r=r: c != "JK" and c[:-1] == r, rng.randint(3, 7))

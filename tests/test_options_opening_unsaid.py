@@ -30,7 +30,7 @@ from adjudicator.options import complete as options_complete
 from adjudicator.options.listing import AFTER_DRAW, legal_moves
 from adjudicator.rules.engine import rule
 from adjudicator.variants import load_all
-from test_options_complete import MELD_RANKS, candidates, canon, deck, pools_of, to_action
+from test_options_complete import MELD_RANKS, candidates, canon, dealer, pools_of, to_action
 
 VARIANTS = load_all()
 IDS = tuple(VARIANTS)
@@ -49,15 +49,7 @@ def unbounded(monkeypatch):
 def unsaid_table(rng: random.Random, vid: str) -> dict:
     """A table after the draw from the stock with nothing said of the team's melds or opening: 3-8 cards in
     hand, of a few ranks, perhaps a wild card or two; the team's score given or not."""
-    cards = deck(vid)
-    rng.shuffle(cards)
-
-    def take(pred, n):
-        got = [c for c in cards if pred(c)][:n]
-        for c in got:
-            cards.remove(c)
-        return got
-
+    _, take = dealer(vid, rng)
     hand: list[str] = []
     for r in rng.sample(MELD_RANKS, rng.randint(1, 3)):
         hand += take(lambda c, r=r: c != "JK" and c[:-1] == r, rng.randint(1, 3))
