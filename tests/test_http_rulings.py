@@ -135,7 +135,7 @@ def test_undetermined_ruling_lists_the_missing_facts(client):
     assert not any(r["passed"] is False for r in ruling["reasons"])
     assert any(r["passed"] is None for r in ruling["reasons"])
     # the facts a choice can give lead the summary as conditions; the others are named in words (#42)
-    assert "once you have drawn" in ruling["summary"]
+    assert "before you draw, while the stock has cards" in ruling["summary"]  # the values that allow it lead
     assert [c["pointer"] for c in ruling["conditions"]] == ["/situation/turn/drew", "/situation/stock_count"]
     assert not any(pointer in ruling["summary"] for pointer in ruling["missing"])
 

@@ -275,30 +275,26 @@ def _ruling_groups(answered: list[VariantResult]) -> tuple[Group, ...]:
 
 def _parting(ruling: Ruling, other: Ruling) -> tuple[tuple[Message, ...], Verdict] | None:
     """The first values of the facts (down the conditions) under which ``ruling`` says another thing than
-    ``other`` -- its conditions, in words, and the verdict there -- preferring one where it decides. None: they
-    part nowhere in their conditions."""
+    ``other`` -- its conditions, in words, and the verdict there -- preferring one where it decides, said with the
+    fewest conditions. None: they part nowhere in their conditions."""
     found: list[tuple[tuple[Message, ...], Verdict]] = []
 
-    def walk(a: Ruling, b: Ruling | None, path: tuple[Message, ...]) -> bool:
-        for condition in a.conditions:
+    def walk(a: Ruling, b: Ruling | None, path: tuple[Message, ...]) -> None:
+        for condition in a.conditions[:1]:  # the line a reader follows: each ruling's first fact
             theirs = None if b is None else next((c for c in b.conditions if c.pointer == condition.pointer), None)
             for choice in condition.choices:
                 match = None if theirs is None else next((c for c in theirs.choices if c.value == choice.value), None)
                 here = (*path, choice.condition)
                 if match is not None and match.verdict == choice.verdict:
-                    if walk(choice.ruling, match.ruling, here):
-                        return True
+                    walk(choice.ruling, match.ruling, here)
                     continue
                 found.append((here, choice.verdict))
-                if choice.verdict != UNDETERMINED:
-                    return True
-                if walk(choice.ruling, None, here):  # undetermined there: where below it decides
-                    return True
-        return False
+                if choice.verdict == UNDETERMINED:
+                    walk(choice.ruling, None, here)  # undetermined there: where below it decides
 
     walk(ruling, other, ())
     decided = [f for f in found if f[1] != UNDETERMINED]
-    return decided[0] if decided else found[0] if found else None
+    return min(decided or found, key=lambda f: len(f[0])) if found else None
 
 
 def _conditions_key(conditions: tuple) -> tuple:

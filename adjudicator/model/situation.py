@@ -226,13 +226,15 @@ class Situation:
         return value
 
     def hand_more_than(self, count: int) -> bool:
-        """Whether the hand holds more than ``count`` cards: its size, or a lower bound that says so (a bound
-        that does not decide it leaves the count missing)."""
-        if self.hand is None and self.hand_count is None:
-            least = self.hand_count_at_least
-            if least is not None and least > count:
-                return True
+        """Whether the hand holds more than ``count`` cards: its size, or a lower bound that says so ("two or more
+        cards left", tapped: what it settles is settled); a bound that does not decide it leaves the count missing."""
+        least = self.hand_count_at_least
+        if least is not None and least > count and self.hand_count is None and self._hand_not_listed():
+            return True
         return self.need_hand_size() > count
+
+    def _hand_not_listed(self) -> bool:
+        return self.hand is None
 
     def need_pile(self) -> tuple[str, ...]:
         value = self.pile
@@ -425,6 +427,9 @@ class PartTable(Situation):
         if value is None:
             raise MissingFact(self.base + "/player/hand_count")
         return value
+
+    def _hand_not_listed(self) -> bool:
+        return True  # a hand given is kept as its size (``hand_count``): with no count, none was given
 
     def need_pile(self) -> tuple[str, ...]:
         raise MissingFact(self.base + "/discard_pile")

@@ -13,7 +13,9 @@ point of the text. Then:
   choice with the ruling it gives -- ``rule()`` with that value supplied, which may itself hang on another
   fact (its own conditions) or on a reading of the text (its own readings).
 
-At most :data:`~adjudicator.rules.facts.MAX_FACTS` facts are supplied along one line; a ruling asks only where
+At most :data:`~adjudicator.rules.facts.MAX_FACTS` facts are asked along one line (one more is supplied at its end,
+only to decide across it); a fact whose values split the verdict is asked first, one whose values change nothing
+is not asked, and below the question asked a choice keeps its line only (its first fact). A ruling asks only where
 it is undetermined and lacks a fact some kind answers, so a ruling with every fact given costs nothing more.
 """
 
@@ -57,10 +59,10 @@ def _asks(ruling: Ruling, situation: Situation, action: Action, rules: Variant, 
 
 def _across(first: Ruling, situation: Situation, action: Action, rules: Variant, rule_on: RuleOn,
             supplied: frozenset, memo: dict) -> Ruling:
-    if first.verdict != UNDETERMINED or not first.missing or len(supplied) >= MAX_FACTS:
+    if first.verdict != UNDETERMINED or not first.missing or len(supplied) > MAX_FACTS:
         return first
+    settle = len(supplied) == MAX_FACTS  # the line is full: a fact is still supplied, but only to decide across it
     asks = [a for a in _asks(first, situation, action, rules, MAX_FACTS) if not any(a.pointer == p for p, _ in supplied)]
-    asks = asks[:MAX_FACTS - len(supplied)]  # a fact supplied along this line and still missing: no choice gives it
     if not asks:
         return first
     conditions: list[Condition] = []
@@ -82,6 +84,8 @@ def _across(first: Ruling, situation: Situation, action: Action, rules: Variant,
             if isinstance(child, ImpossibleInput):
                 refused = refused or child
                 continue
+            if len(child.conditions) > 1:  # below the question asked, the line it leads to: its first fact
+                child = replace(child, conditions=child.conditions[:1])
             choices.append(Choice(value.code, value.patch, value.label, value.condition, child.verdict, child))
         if not choices:
             assert refused is not None
@@ -93,11 +97,24 @@ def _across(first: Ruling, situation: Situation, action: Action, rules: Variant,
         verdicts = {c.verdict for c in condition.choices}
         if len(verdicts) == 1 and UNDETERMINED not in verdicts:
             return _decided(first, condition)
-    kept = tuple(c for c in conditions if len({ch.verdict for ch in c.choices}) > 1
-                 or any(ch.ruling.conditions for ch in c.choices))
+    if settle:
+        return first  # asked no further down a full line: the ruling as it stands
+    # A fact whose values give different verdicts comes first (the line a family reads first is the one that
+    # settles something); one whose values give the same verdict is kept only where they differ further down
+    # (a fact under which every value hangs on the same facts the same way changes nothing: it is not asked).
+    splits = [c for c in conditions if len({ch.verdict for ch in c.choices}) > 1]
+    further = [c for c in conditions if len({ch.verdict for ch in c.choices}) == 1
+               and len({_outcome(ch.ruling) for ch in c.choices}) > 1]
+    kept = tuple(splits + further)
     if not kept:
         return first  # no value of any of them decides anything: the ruling as it stands
     return replace(first, conditions=kept)
+
+
+def _outcome(ruling: Ruling) -> tuple:
+    """What a ruling says, whatever the table: its verdict and, per fact it hangs on, each value's outcome."""
+    return (ruling.verdict, tuple((c.pointer, tuple((repr(ch.value), _outcome(ch.ruling)) for ch in c.choices))
+                                  for c in ruling.conditions))
 
 
 def _decided(first: Ruling, condition: Condition) -> Ruling:

@@ -26,7 +26,7 @@ from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, 
                    frozen_reasons, shown_in_adds, take_onto_meld, take_with_hand, top_usable)
 from ..model.situation import Situation
 from ..turns import checkpoint
-from .table import lay_all, team_table
+from .table import lay_all, team_table, team_table_or_melds
 from .table_check import check_table
 from .turn import check_draw, check_drew, first_round
 from ..variants import Variant
@@ -173,21 +173,31 @@ def _left_after_take(situation: Situation, action: Action, pile: tuple[str, ...]
 
 def rule_meld(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
-    table = team_table(judge, situation)
+    table = team_table_or_melds(judge, situation, action.melds, going_out=False)
     lay_all(table, action.melds, action.adds, going_out=False)
     pile_used = check_pile_cards(judge, situation, action)
-    left = situation.need_hand_size() - len(action.laid_cards())
+    laid = len(action.laid_cards())
+    unknown: MissingFact | None = None
+    try:
+        last = not situation.hand_more_than(laid + 1)  # the meld leaves no card or one: going out
+    except MissingFact as e:
+        # How many cards it leaves decides only the going-out checks below; the opening's does not hang on it
+        # (a hand not listed is never a concealed go-out), so the opening is ruled first and the count asked after.
+        unknown, last = e, False
     hidden: bool | None = False
     waived = False
-    if left <= 1 and situation.hand is not None:
+    if last and situation.hand is not None:
         # the last card goes with this meld, or with the discard that must end the turn: going out, concealed
         # where a go-out of these melds would be (and so with its waiver of the opening)
         rest = beyond(situation.hand, counts(action.laid_cards()))
         going = Action(ActionType.GO_OUT, melds=action.melds, adds=action.adds, discard=rest[0] if rest else None)
         hidden, waived = concealed(judge, situation, going, table, say=False)
     check_opening(judge, situation, table, *pile_cards_apart(situation, action.melds, pile_used), waived=waived,
-                  concealed_out=hidden is not False and left <= 1)
-    if left <= 1:  # going out: the partner's answer binds it
+                  concealed_out=hidden is not False and last)
+    if unknown is not None:
+        raise unknown
+    if last:  # going out: the partner's answer binds it
+        left = situation.need_hand_size() - laid
         check_partner_answer(judge, situation, going_out=True, last_card=left == 1)
         check_canastas(judge, situation, table, left, going_out=False)
 
@@ -196,7 +206,7 @@ def rule_go_out(judge: Judge, situation: Situation, action: Action) -> None:
     check_drew(judge, situation, want_drawn=True)
     check_partner_answer(judge, situation, going_out=True)
     check_all_cards(judge, situation, action)
-    table = team_table(judge, situation)
+    table = team_table_or_melds(judge, situation, action.melds, going_out=True)
     lay_all(table, action.melds, action.adds, going_out=True)
     pile_used = check_pile_cards(judge, situation, action)
     check_canastas(judge, situation, table, 0, going_out=True)
@@ -216,9 +226,10 @@ def rule_discard(judge: Judge, situation: Situation, action: Action) -> None:
         if check.decided:
             return
     _red_threes_kept(judge, situation, card)
+    last = not situation.hand_more_than(1)  # the discard is the last card ("two or more" tapped says it is not)
     if situation.partner_answer is not None:
-        check_partner_answer(judge, situation, going_out=situation.need_hand_size() == 1)
-    if situation.need_hand_size() == 1:
+        check_partner_answer(judge, situation, going_out=last)
+    if last:
         table = team_table(judge, situation, opponents=False)
         check_last_discard(judge)
         check_canastas(judge, situation, table, 0, going_out=True)

@@ -28,7 +28,8 @@ from ..model.messages import Message, Rank, msg
 from ..model.situation import DRAWN, MELD_RANKS, NOT_GIVEN, PileUnnamed, Situation
 from ..variants import Variant
 
-MAX_FACTS = 2  # facts supplied together along one line of a conditional ruling (each value ruled again)
+MAX_FACTS = 4  # facts asked along one line of a conditional ruling (each value ruled again): a dispute's routine
+# facts (the draw, the round, the cards left) and the point argued (has the team melded? a meld of nines?)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from ..model.cards import beyond, counts
-from .judge import Judge
+from .judge import Judge, MissingFact
 from .melds import is_canasta
 from ..model.messages import Cards, Fact, Items, Word, msg
 from ..model.situation import Situation
@@ -19,7 +19,13 @@ def check_canastas(judge: Judge, situation: Situation, table: Table, cards_left:
     too few canastas the player could not discard without going out.
     """
     with judge.rule("go_out.canasta_required" if going_out else "go_out.keep_card") as check:
-        need = by_players(judge, situation, "go_out.canastas_required")
+        try:
+            need = by_players(judge, situation, "go_out.canastas_required")
+        except MissingFact:
+            # The figure hangs on the player count: the team's canastas, where nobody said them, are asked first
+            # (with none, it goes out at no table that needs one -- the point a family argues, not the count).
+            table.canastas_before()
+            raise
         if not (going_out or cards_left < (2 if cards_left >= 0 else 0)):
             return
         if need == 0:

@@ -231,9 +231,25 @@ class Table:
 def lay_all(table: Table, melds, adds, going_out: bool) -> None:
     """An action's new melds, then its additions."""
     for i, meld in enumerate(melds):
-        table.lay(meld, msg("subject.meld", index=i + 1, cards=Cards(tuple(meld))), going_out)
+        table.lay(meld, _new_meld(i, meld), going_out)
     for i, add in enumerate(adds):
         table.add(list(add.cards), add.to, msg("subject.addition", index=i + 1, cards=Cards(tuple(add.cards))))
+
+
+def _new_meld(i: int, meld) -> Message:
+    return msg("subject.meld", index=i + 1, cards=Cards(tuple(meld)))
+
+
+def team_table_or_melds(judge: Judge, situation: Situation, melds, going_out: bool) -> Table:
+    """:func:`team_table`; where it is missing (whether the team has melded is not said), the action's new melds
+    are checked on their own first -- what they are made of hangs on no team (nor does the text's open point on
+    it: a two in a meld of nines), and a meld that breaks a rule is refused whatever the team has."""
+    try:
+        return team_table(judge, situation)
+    except MissingFact:
+        for i, meld in enumerate(melds):
+            check_meld(judge, meld, _new_meld(i, meld), going_out)
+        raise
 
 
 def team_table(judge: Judge, situation: Situation, opponents: bool = True) -> Table:

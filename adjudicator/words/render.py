@@ -213,7 +213,7 @@ def open_parts(ruling: Ruling) -> list[Message]:
     parts: list[Message] = []
     asked = tuple(c.pointer for c in ruling.conditions)
     if asked:
-        parts.append(msg("summary.depends_on", facts=Items(tuple(Fact(p) for p in asked), " & ")))
+        parts.append(msg("summary.depends_on", facts=Items(tuple(Fact(_asked_as(c)) for c in ruling.conditions), " & ")))
     lacking = tuple(p for p in ruling.missing if p not in asked)
     if lacking:
         parts.append(msg("summary.lacks", facts=Items(tuple(Fact(p) for p in lacking), ", ")))
@@ -222,6 +222,14 @@ def open_parts(ruling: Ruling) -> list[Message]:
     elif ruling.not_stated:
         parts.append(msg("summary.not_settled", parameters=Items(tuple(Param(n) for n in ruling.not_stated), ", ")))
     return parts
+
+
+def _asked_as(condition) -> str:
+    """The fact a condition asks, as its words name it: "has your team melded?" is asked at the team's melds
+    (the pointer a check needing them meets), and said as whether the team has melded, not as its melds."""
+    if condition.kind == "opened":
+        return condition.pointer.rpartition("/")[0] + "/opened"
+    return condition.pointer
 
 
 def sentence(clause: str) -> str:

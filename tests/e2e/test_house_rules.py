@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
-from e2e_helpers import ENGINE_WAIT, open_page, pick
+from e2e_helpers import ENGINE_WAIT, open_page, pick, tell
 from playwright.sync_api import expect
 from test_page import enter_counts, save_round, went_out
 
@@ -75,12 +74,6 @@ def test_house_rules_chosen_at_setup_are_kept_with_the_game_and_scored(phone):
     expect(page.locator("#game-house-rules [data-parameter='wild.twos'] .house-a")).to_have_text("Yes")
 
 
-# Strict: passes (and must lose this mark) once a meld with "two or more cards left" is ruled without the count.
-OPEN_42 = ("issue 42 open: da-ludo's meld with a two, twos wild by house rule, stays undetermined after the routine "
-           "answers: with two or more cards left the ruling still asks how many cards the player holds")
-
-
-@pytest.mark.xfail(strict=True, reason=OPEN_42)
 def test_the_games_house_rules_apply_on_settle_to_rulings_and_options(phone):
     page, base = phone
     open_score_pad(page, base)
@@ -98,7 +91,9 @@ def test_the_games_house_rules_apply_on_settle_to_rulings_and_options(phone):
     table.locator(".chip.add").tap()
     pick(lambda el: el.tap(), table, "K", 3)
     page.locator("#rule-button").tap()
-    # Twos are wild by the game's house rule: the ruling is decided, not "Not settled".
+    # Twos are wild by the game's house rule: told the routine facts (nothing is pre-filled, #42: drawn, two or
+    # more cards left ...), the ruling is decided, not "Not settled".
+    tell(page)
     verdict = page.locator("#ruling .verdict")
     expect(verdict).to_be_visible()
     assert verdict.get_attribute("data-verdict") in ("legal", "illegal")
@@ -167,7 +162,6 @@ def test_a_da_ludo_team_below_zero_can_answer_its_opening_requirement(phone):
     expect(page.locator("#game-house-rules [data-parameter='opening.negative'] .house-a")).to_have_text("50")
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN_42)
 def test_offline_the_phones_engine_scores_and_rules_under_the_games_house_rules(phone):
     """The same house rules reach the engine on the phone: with no signal, the target and the open
     point chosen at setup are applied by it."""
@@ -197,6 +191,7 @@ def test_offline_the_phones_engine_scores_and_rules_under_the_games_house_rules(
     table.locator(".chip.add").tap()
     pick(lambda el: el.tap(), table, "K", 3)
     page.locator("#rule-button").tap()
+    tell(page)  # the routine facts, as the family gives them (nothing is pre-filled, #42)
     verdict = page.locator("#ruling .verdict")
     expect(verdict).to_be_visible(timeout=ENGINE_WAIT)
     expect(page.locator("#ruling .on-phone")).to_have_count(1)  # ruled by the engine on the phone

@@ -27,12 +27,6 @@ def tap(el):
     el.tap()
 
 
-# Strict: passes (and must lose this mark) once the service asks what these rulings hang on.
-OPEN_42 = ("issue 42 open: da-ludo's meld with a two is never asked whether the team has melded (only where the "
-           "hand is sent), and sv-classic's opening at 3,000 after the draw no longer quotes its table of minimums")
-
-
-@pytest.mark.xfail(strict=True, reason=OPEN_42)
 @pytest.mark.parametrize("lang", LANGS)
 def test_compare_rules_under_the_house_rule_the_table_just_gave(phone_at, live_server, ui_packs, lang):
     """Item 5: "twos are wild: yes" settles da-ludo's ruling; Compare then sends it, da-ludo is settled
@@ -103,7 +97,6 @@ def test_compare_leads_with_one_line_per_variant_saying_why(phone_at, live_serve
     assert first["y"] + first["height"] < 844 + page.evaluate("window.scrollY")
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN_42)
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_quoted_table_row_is_shown_as_text_not_pipes(phone_at, live_server, lang):
     """Item 6: an opening ruled under sv-classic cites its table of minimums; no quote shows a pipe."""

@@ -207,13 +207,7 @@ def test_a_frozen_pile_said_in_words_is_ruled_and_a_missing_card_said(phone):
     check_nothing_invented(sent[-1], pick, "take_pile")
 
 
-# Strict: passes (and must lose this mark) once the service asks whether the team has melded without the hand.
-OPEN_42 = pytest.mark.xfail(strict=True, reason="issue 42 open: the meld form sends no hand, and the service then "
-                            "asks for the melds' cards instead of whether the team has a meld of nines")
-
-
-@pytest.mark.parametrize("variant", ["sv-classic", pytest.param("da-ludo", marks=OPEN_42), "no-pagat",
-                                     pytest.param("sv-gamerules", marks=OPEN_42)])
+@pytest.mark.parametrize("variant", ["sv-classic", "da-ludo", "no-pagat", "sv-gamerules"])
 def test_whether_the_team_has_nines_is_sent_only_as_tapped(phone, variant):
     """A new meld of nines, the team opened with its melds not listed: the referee asks whether the team
     already has a meld of nines. The page sends no answer until the player taps one, then exactly that; the

@@ -97,12 +97,6 @@ DISPUTES = {"frozen pile": (frozen_pile, 6), "opening at 6,200 (da-ludo)": (open
             "twos by house rule (da-ludo)": (twos_by_house_rule, 7), "what may I do? from an empty page": (what_may_i_do, 5)}
 
 
-# Strict: passes (and must lose this mark) once the service asks what these disputes hang on.
-OPEN_42 = ("issue 42 open: the first answer of the opening and going-out disputes conditions on the draw alone, and "
-           "the twos dispute is never asked whether the team has melded (only where the hand is sent)")
-
-
-@pytest.mark.xfail(strict=True, reason=OPEN_42)
 @pytest.mark.parametrize("lang", list(LOCALES))
 def test_taps_for_the_five_common_disputes(phone_at, live_server, ui_packs, lang):
     words = ui_packs[lang]
