@@ -9,7 +9,8 @@ allowed only if the team has melded was worded "Open with 9 9 9: 30 points".
 A brute force (as :mod:`test_options_complete`'s, with additions onto a meld of every rank the hand holds:
 the team may have any) rules every move after the draw; for generated tables of the four variants:
 
-* every move the engine rules legal or undetermined is listed with the same verdict and the same conditions --
+* every move the engine rules legal or undetermined is listed with the same verdict and conditions (each fact
+  asked, and the verdict under every value of them, in whatever order the ruling asks them) --
   or, for a move onto the team's melds, whose cards nobody listed, the group names them in ``missing``;
 * each rank's naturals onto the team's meld of that rank, where the engine does not refuse it, is listed;
 * every listed move is ruled as ``rule()`` rules it, and no move that may be allowed if the team has melded is
@@ -72,11 +73,21 @@ def moves(sit, rules):
     return candidates(sit, rules, AFTER_DRAW, [k for k, _ in counts if k not in ("JK", "2", "3R", "3B")])
 
 
-def ways(ruling) -> tuple:
-    """A ruling's verdict and conditions as a table would answer them: each fact asked, and each value's
-    verdict and its own conditions (not the words, which name a move's own cards)."""
-    return ruling.verdict, tuple((c.pointer, c.kind, tuple((ch.value, ways(ch.ruling)) for ch in c.choices))
-                                 for c in ruling.conditions)
+def leaves(ruling, path=()) -> list[tuple[dict, object]]:
+    """A ruling's conditions as their ends: each line of facts supplied (pointer -> value) and its verdict."""
+    if not ruling.conditions:
+        return [(dict(path), ruling.verdict)]
+    return [leaf for c in ruling.conditions for ch in c.choices
+            for leaf in leaves(ch.ruling, (*path, (c.pointer, ch.value)))]
+
+
+def same_ways(one, other) -> bool:
+    """Whether two rulings give the same verdict, ask the same facts, and give the same verdict for every value of
+    them -- in whatever order they ask them (two ways of writing one move may list its melds in another order)."""
+    a, b = leaves(one), leaves(other)
+    if one.verdict != other.verdict or {p for line, _ in a for p in line} != {p for line, _ in b for p in line}:
+        return False
+    return all(va == vb for la, va in a for lb, vb in b if all(lb.get(p, v) == v for p, v in la.items()))
 
 
 def _allowed_if_melded(ruling) -> bool:
@@ -116,7 +127,7 @@ def _check(vid: str, situation: dict) -> bool:
             assert action.adds and MELDS in missing[GROUP[action.type]], \
                 (vid, situation, action, ruled.verdict, "absent, and the group does not say what it lacks")
             continue
-        assert ways(option.ruling) == ways(ruled), (vid, option.key, action)
+        assert same_ways(option.ruling, ruled), (vid, option.key, action)
     # each rank's naturals onto the team's meld of it, if it has one: listed wherever not refused
     counts, pools = pools_of(sit, sit.hand)
     for (k, _), n in counts.items():
