@@ -81,7 +81,8 @@ def deck(vid: str) -> list[str]:
     return [c for c in cards if not is_red_three(c)]
 
 
-def random_situation(rng: random.Random, vid: str, turn) -> dict:
+def dealer(vid: str, rng: random.Random):
+    """A shuffled deck of the variant and ``take(pred, n)``, which deals up to ``n`` of its cards matching ``pred``."""
     cards = deck(vid)
     rng.shuffle(cards)
 
@@ -90,7 +91,11 @@ def random_situation(rng: random.Random, vid: str, turn) -> dict:
         for c in out:
             cards.remove(c)
         return out
+    return cards, take
 
+
+def random_situation(rng: random.Random, vid: str, turn) -> dict:
+    _, take = dealer(vid, rng)
     melds = []
     for r in rng.sample(MELD_RANKS, rng.choice((0, 1, 1, 2))):
         meld = take(lambda c, r=r: c != "JK" and c[:-1] == r, rng.randint(3, 7))
@@ -197,9 +202,12 @@ def to_action(kind_name: str, content: dict, pools: dict, with_cards=(), discard
     return Action(kind_name, with_cards=tuple(with_cards), melds=tuple(melds), adds=tuple(adds), discard=card)
 
 
-def candidates(sit, rules, phase: str):
+def candidates(sit, rules, phase: str, team_ranks: list[str] | None = None):
+    """Every move of the phase; additions onto the team's listed melds, or onto a meld of each of ``team_ranks``
+    (melds not listed: the team may have any)."""
     counts, pools = pools_of(sit, sit.hand)
-    team_ranks = [r for r in (sure_rank(m) for m in sit.team.melds or ()) if r]
+    if team_ranks is None:
+        team_ranks = [r for r in (sure_rank(m) for m in sit.team.melds or ()) if r]
     if phase == BEFORE_DRAW:
         yield Action("draw")
         pile = sit.pile or ()

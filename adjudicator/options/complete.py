@@ -252,7 +252,7 @@ def _meld_move(situation: Situation, hand: Hand, spots, chosen) -> Move:
 def _meld_made(situation: Situation, action: Action) -> Move:
     opening = not situation.team_has_opened()
     return Move(_key("meld", action, situation), "opening" if opening else ("add" if not action.melds else "meld"),
-                _lay_message(action), action)
+                lay_message(action), action)
 
 
 def _work(ruling: Ruling, situation: Situation) -> int:
@@ -409,7 +409,8 @@ def _parts(action: Action) -> list[Message]:
     return parts
 
 
-def _lay_message(action: Action) -> Message:
+def lay_message(action: Action) -> Message:
+    """A meld move's words, each part as it is laid: "Lay out: meld K K K; add 9 to your meld of nines"."""
     return msg("options.move.lay", parts=Items(tuple(_parts(action)), "; "))
 
 

@@ -79,7 +79,8 @@ class HandView:
     usable: tuple[str, ...]  # the cards the player may lay this turn
     hand: tuple[str, ...]
     shape: Shape = field(repr=False)
-    # the team's melds not listed (it has opened): the ranks it is said to have a meld of, and not to have
+    # the team's melds not listed (it has opened, or may have: not said): the ranks it is said to have a meld of,
+    # and not to have
     said: frozenset[str] = frozenset()
     said_not: frozenset[str] = frozenset()
     unlisted: bool = False
@@ -154,11 +155,25 @@ def view(situation: Situation, rules: Variant, after_draw: bool) -> HandView:
     out = HandView(rules, naturals, [], blacks, reds, [], usable, hand, Shape(rules))
     out.wilds = sorted(wilds, key=lambda c: (out.value(c), c))
     out.team = [_team_meld(rules, m) for m in situation.team.melds or ()]
-    if situation.team.melds is None and situation.team_has_opened():
+    if melds_unlisted(situation):
         out.unlisted = True
         out.said = frozenset(r for r, has in situation.team.ranks if has)
         out.said_not = frozenset(r for r, has in situation.team.ranks if not has)
     return out
+
+
+def opening_unsaid(situation: Situation) -> bool:
+    """Whether nobody said if the team has opened (no melds listed, no ``opened``, nothing that implies it):
+    the engine asks it (:meth:`~adjudicator.model.situation.Situation.need_team_opened`), so the options are
+    those of both cases, each ruled on the table as given -- never those of a team yet to open alone."""
+    team = situation.team
+    return team.melds is None and team.opened is None and not situation.team_has_opened()
+
+
+def melds_unlisted(situation: Situation) -> bool:
+    """Whether the team has, or may have, melds on the table that are not listed: a move onto them is ruled
+    with a condition, and one that needs their cards (a wild card onto one) cannot be listed."""
+    return situation.team.melds is None and (situation.team_has_opened() or opening_unsaid(situation))
 
 
 def _team_meld(rules: Variant, cards) -> TeamMeld:

@@ -28,15 +28,15 @@ from ..model.enums import ActionType
 from ..rules.conditions import legal_when
 from ..rules.engine import rule_table
 from ..rules.table_check import check_table, table_doubt
-from ..model.findings import LEGAL, UNDETERMINED, Ruling
+from ..model.findings import ILLEGAL, LEGAL, UNDETERMINED, Ruling
 from ..rules.judge import wild_param
 from ..rules.melds import sure_rank
 from ..model.messages import Items, Message, Rank, msg
 from ..rules.opening import Requirement, team_requirement
 from .body import action_body
-from .complete import complete
+from .complete import complete, lay_message
 from .going_out import go_out_slots
-from .hand import view
+from .hand import melds_unlisted, view
 from .melds import meld_slots
 from .pile import take_slots
 from .slots import Slot, merge
@@ -265,7 +265,7 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
     possible = True if LEGAL in listing.verdicts else (None if listing else False)
     # the team's melds not listed: a move that needs their cards (a wild card onto one) cannot be listed, and the
     # group says so rather than leave it out in silence
-    unlisted = kind in ("meld", "go_out") and situation.team.melds is None and situation.team_has_opened()
+    unlisted = kind in ("meld", "go_out") and melds_unlisted(situation)  # it has opened, or may have
     return OptionGroup(kind, phase, situation.drew, assumed, possible, listing, blocked,
                        msg(f"options.group.{kind}"), (situation.base + "/team/melds",) if unlisted else (),
                        complete=whole)
@@ -285,12 +285,22 @@ def _decide(situation: Situation, rules: Variant, slot: Slot, doubt: TableDoubt 
     for candidate in sorted(slot.candidates, key=lambda c: _hangs_open(c.action, rules)):
         ruling = rule_table(situation, candidate.action, rules, doubt)
         if ruling.verdict == LEGAL or (ruling.verdict == UNDETERMINED and fallback is None):
-            option = Option(slot.key, slot.kind, candidate.way, worded(candidate.message, ruling), candidate.action, ruling,
+            message = lay_message(candidate.action) if slot.kind == "opening" and _meld_if_melded(ruling) \
+                else candidate.message
+            option = Option(slot.key, slot.kind, candidate.way, worded(message, ruling), candidate.action, ruling,
                             slot.rank, _cards(candidate.action), candidate.points, _concealed(ruling))
             if ruling.verdict == LEGAL:
                 return option
             fallback = option
     return fallback
+
+
+def _meld_if_melded(ruling: Ruling) -> bool:
+    """Whether the move may be allowed if the team has melded already (the table did not say): then, for such a
+    team, it is no opening, and its words must not call it one ("Open with 9 9 9: 30 points ... if your team has
+    melded"); they say what it lays, true whichever the team has done."""
+    return any(c.kind == "opened" and any(ch.value is True and ch.verdict != ILLEGAL for ch in c.choices)
+               for c in ruling.conditions)
 
 
 # the words of a move that name the team's meld of a rank, and their words where that meld is a condition

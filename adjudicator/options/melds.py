@@ -6,8 +6,9 @@ of naturals to the team's meld of that rank; one wild card added to a meld where
 its shape allows. For a team yet to open, the combinations that reach the
 opening requirement (:mod:`adjudicator.options.opening`): the cheapest in cards,
 the one keeping most wild cards, and for every rank the cheapest opening that
-holds a meld of it. Everything is counted per rank; the engine rules on each
-proposal afterwards.
+holds a meld of it. For a team nobody said has opened or not, both: the engine's
+ruling on each move says under which it is allowed. Everything is counted per
+rank; the engine rules on each proposal afterwards.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from ..model.actions import Action, Add
 from ..model.enums import ActionType
 from ..model.messages import Cards, Items, Rank, msg
-from .hand import HandView, known
+from .hand import HandView, known, opening_unsaid
 from .needs import cards_to_keep, opening_requirement
 from .opening import CHEAPEST, KEEPS_WILDS, Combination, Stock, Target, best
 from .slots import Candidate, Slot
@@ -23,9 +24,17 @@ from ..model.situation import Situation
 
 
 def meld_slots(view: HandView, situation: Situation) -> tuple[list[Slot], Action | None]:
-    """The meld options, and the most natural attempt for a team yet to open (ruled when none opens)."""
-    if not situation.team_has_opened():
-        return opening_slots(view, situation), _every_meld(view)
+    """The meld options, and the most natural attempt for a team yet to open (ruled when none opens). Where
+    nobody said whether the team has opened, both cases' moves: its openings, and the melds and additions of
+    a team that has (onto its melds, if it has them); the engine's ruling on each gives its condition."""
+    if situation.team_has_opened():
+        return _opened_slots(view), None
+    openings = opening_slots(view, situation)
+    return (openings + _opened_slots(view) if opening_unsaid(situation) else openings), _every_meld(view)
+
+
+def _opened_slots(view: HandView) -> list[Slot]:
+    """The melds and additions of a team that has opened, rank by rank."""
     slots: list[Slot] = []
     one_per_rank = known(view.rules, "meld.one_per_rank", True)
     for r in view.ranks():
@@ -38,7 +47,7 @@ def meld_slots(view: HandView, situation: Situation) -> tuple[list[Slot], Action
         if slot.candidates:
             slots.append(slot)
     slots += [s for s in (_wild_addition(view, m.rank) for m in view.team if m.rank) if s.candidates]
-    return slots, None
+    return slots
 
 
 def _every_meld(view: HandView) -> Action | None:
