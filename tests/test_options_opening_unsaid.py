@@ -26,6 +26,7 @@ import pytest
 
 from adjudicator import table_problems
 from adjudicator.input.parse import options_request
+from adjudicator.model.actions import Action, Add
 from adjudicator.model.findings import ILLEGAL, LEGAL, UNDETERMINED
 from adjudicator.options import complete as options_complete
 from adjudicator.options.listing import AFTER_DRAW, legal_moves
@@ -165,3 +166,22 @@ def test_the_issues_hand_lists_the_additions_and_words_a_meld_as_one(vid):
         for option in meld.options:
             if option.message.key.startswith("options.opening."):
                 assert not _allowed_if_melded(option.ruling), (vid, option.key)
+
+
+@pytest.mark.parametrize("vid", IDS)
+def test_a_take_that_lays_onto_the_teams_unlisted_melds_is_listed_or_its_group_says_what_it_lacks(vid):
+    """Before the draw, top of the pile 5H, hand 8 8 8 2 2, nothing said of the team's melds: the take that lays
+    the five onto the team's meld of fives, a meld 8 8 8 2 and the other two onto it is undetermined (if the team
+    has melded, and has fives); the listing, which cannot list every such take without the melds' cards, names
+    them in the take's group (found by a brute force of the takes, which was too slow for the suite: 13 minutes)."""
+    situation = {"players": 4, "first_round": False, "stock_count": 30, "discard_pile": ["4H", "KS", "5H"],
+                 "team": {"red_threes": 1, "score": 1600}, "opponents": {"score": 0, "melds": [], "red_threes": 0},
+                 "player": {"hand": ["8C", "8H", "2S", "2D", "8S"]}, "turn": {"has_drawn": False}}
+    request = options_request({"variant": vid, "situation": situation}, VARIANTS)
+    sit, rules = request.situation, request.rules
+    take = Action("take_pile", melds=(("2D", "8S", "8H", "8C"),), adds=(Add(("2S",), "8"),))
+    ruled = rule(sit, take, rules)
+    group = legal_moves(sit, rules).group("take_pile")
+    listed = {canon(o.action, sit) for o in group.options}
+    if ruled.verdict in (LEGAL, UNDETERMINED) and canon(take, sit) not in listed:
+        assert MELDS in group.missing, (vid, ruled.verdict, sorted(listed))

@@ -263,9 +263,9 @@ def _group(situation: Situation, rules: Variant, kind: str, phase: str, assumed:
         if attempt is not None:
             blocked = rule_table(situation, attempt, rules, doubt)
     possible = True if LEGAL in listing.verdicts else (None if listing else False)
-    # the team's melds not listed: a move that needs their cards (a wild card onto one) cannot be listed, and the
-    # group says so rather than leave it out in silence
-    unlisted = kind in ("meld", "go_out") and melds_unlisted(situation)  # it has opened, or may have
+    # the team's melds not listed: a move that needs their cards (a wild card onto one, in a laying or with a take
+    # of the pile) cannot be listed, and the group says so rather than leave it out in silence
+    unlisted = kind in LAYS_ONTO_MELDS and melds_unlisted(situation)  # it has opened, or may have
     return OptionGroup(kind, phase, situation.drew, assumed, possible, listing, blocked,
                        msg(f"options.group.{kind}"), (situation.base + "/team/melds",) if unlisted else (),
                        complete=whole)
@@ -301,6 +301,10 @@ def _meld_if_melded(ruling: Ruling) -> bool:
     melded"); they say what it lays, true whichever the team has done."""
     return any(c.kind == "opened" and any(ch.value is True and ch.verdict != ILLEGAL for ch in c.choices)
                for c in ruling.conditions)
+
+
+# the groups whose moves may lay cards onto the team's melds on the table
+LAYS_ONTO_MELDS = ("meld", "go_out", "take_pile")
 
 
 # the words of a move that name the team's meld of a rank, and their words where that meld is a condition
