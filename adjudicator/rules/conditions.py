@@ -34,6 +34,7 @@ from dataclasses import replace
 from typing import Callable
 
 from ..model.actions import Action
+from ..model.cards import RANKS
 from ..model.errors import ImpossibleInput
 from ..model.findings import LEGAL, UNDETERMINED, Choice, Condition, Ruling
 from ..model.messages import Items
@@ -126,15 +127,23 @@ class _Search:
 
 
 def _asks(ruling: Ruling, situation: Situation, action: Action, rules: Variant, room: int) -> list[Asked]:
-    """The ruling's missing facts that a kind answers, in the order the checks met them (at most ``room``)."""
+    """The ruling's missing facts that a kind answers, in the order the checks met them (at most ``room``), the
+    questions of one kind in the kind's own order: "a meld of fives?" before "a meld of nines?" however the
+    melds were written (equivalent plays ask the same questions in the same order)."""
     out: list[Asked] = []
     for pointer in ruling.missing:
-        if len(out) >= room:
-            break
         found = asked(pointer, situation, action, rules)
         if found is not None:
             out.append(found)
-    return out
+    for kind in {a.kind for a in out if a.kind in _ORDERED}:
+        places = [i for i, a in enumerate(out) if a.kind == kind]
+        for i, a in zip(places, sorted((out[i] for i in places), key=_ORDERED[kind])):
+            out[i] = a
+    return out[:room]
+
+
+_RANK_PLACE = {rank: place for place, rank in enumerate(RANKS)}
+_ORDERED: dict = {"rank": lambda a: _RANK_PLACE.get(a.pointer.rpartition("/")[2], len(RANKS))}  # a kind of many
 
 
 def _across(first: Ruling, situation: Situation, action: Action, rules: Variant, search: _Search,
