@@ -40,7 +40,8 @@ from .problems import problem_response
 DEFAULT_REQUEST_BUDGET = 80_000  # cost units: calibrated in bench/budget_bench.py --calibrate (BENCHMARKS.md)
 TURN_SECONDS = 0.02  # work between two turns of the worker's other connections
 TURN_PAUSE = 0.0005  # the turn: time.sleep, which gunicorn's gevent worker makes a cooperative yield
-DEFAULT_HEAVY_AFTER_CPU = 0.05  # seconds of its own CPU after which a request priced light is heavy work
+DEFAULT_HEAVY_AFTER_CPU = 0.2  # seconds of its own CPU after which a request priced light is heavy work: three
+# times the page's costliest dispute (twos by house rule under da-ludo: 45-65 ms, bench/dispute_rulings.py)
 _TOKEN_KEY = "canasta.turns"
 
 

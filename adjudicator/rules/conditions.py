@@ -59,12 +59,12 @@ def decide_facts(first: Ruling, situation: Situation, action: Action, rules: Var
         return _Search(tables, MAX_FACTS).across(first, situation, action, rules, frozenset())  # most rulings
     except _Bounded:
         pass
-    # Too many facts left open for whole lines: the longest lines twice the bound allows, one fact longer at a
-    # time (every table ruled so far kept); lines of one fact are always made.
+    # Too many facts left open for whole lines in the bound: the longest lines twice the bound allows, one fact
+    # longer at a time (every table ruled so far kept, the four-fact lines' included); lines of one fact always.
     tables.bound = None
     answer = _Search(tables, 1).across(first, situation, action, rules, frozenset())
     tables.bound = 2 * bound
-    for depth in range(2, MAX_FACTS):
+    for depth in range(2, MAX_FACTS + 1):
         try:
             answer = _Search(tables, depth).across(first, situation, action, rules, frozenset())
         except _Bounded:
@@ -128,7 +128,7 @@ class _Search:
 
 def _asks(ruling: Ruling, situation: Situation, action: Action, rules: Variant, room: int) -> list[Asked]:
     """The ruling's missing facts that a kind answers, in the order the checks met them (at most ``room``), the
-    questions of one kind in the kind's own order: "a meld of fives?" before "a meld of nines?" however the
+    questions of one kind in the kind's own order: "a meld of nines?" before "a meld of fives?" however the
     melds were written (equivalent plays ask the same questions in the same order)."""
     out: list[Asked] = []
     for pointer in ruling.missing:
