@@ -9,6 +9,10 @@ a hook for the work it starts (:func:`taking_turns`): the web layer lets the wor
 connections run every 20 ms (``web_api/budgets.py``). Without a hook a checkpoint does nothing
 (the library, the command line, the phone). The engine never learns who waits, or how.
 
+A hook may raise: the web layer's turns a request that works longer than it was priced for into heavy work, which
+may be shed with a 503 (``web_api/budgets.py``). The engine lets such an exception pass, uncaught: its tables keep
+a value only once it is made whole, so a request ended at a checkpoint leaves nothing half made.
+
 The hook lives in a :class:`~contextvars.ContextVar`: each thread, task or greenlet that sets one
 has its own, so one request's turns are not another's.
 """

@@ -18,7 +18,8 @@ The bursts: the probe's own (``/work/shared/probe-bodies``: forty ``POST /v1/opt
 whole-deck hand, which held ``/healthz`` for up to 17.9 s), the same hundred at once, and a mix of every
 kind of heavy work -- that options request, the probe's whole-deck comparison, the heaviest options page
 and comparison the budget admits, a replay of a long self-played round, a batch of heavy go-outs -- forty
-and a hundred at once. Figures, not pass/fail: a test asserts behaviour (``tests/test_admission.py``).
+and a hundred at once; and forty rulings priced light that lack every fact (six new melds, nothing said: each asks
+what it hangs on). Figures, not pass/fail: a test asserts behaviour (``tests/test_admission.py``).
 """
 
 from __future__ import annotations
@@ -77,6 +78,16 @@ def mixed() -> list[tuple[str, str, bytes]]:
         (f"a replay of {len(log['moves'])} moves", "/v1/replay", dumps(log)),
         ("a batch of 100 heavy go-outs", "/v1/adjudicate/batch", dumps({"requests": [heavy_item()] * 100})),
     ]
+
+
+def unsaid_rulings() -> list[tuple[str, str, bytes]]:
+    """Rulings priced light that lack many facts (issue 45, after #42): six new melds with nothing said, under each
+    variant -- each asks what it hangs on, ruling the melds again under each value of each fact."""
+    melds = [["9H", "9S", "9D"], ["5H", "5S", "5D", "2C"], ["6H", "6S", "JK"], ["7H", "7S", "7D"],
+             ["8H", "8S", "8D", "2D"], ["QH", "QS", "QD"]]
+    return [(f"six new melds, nothing said ({variant})", "/v1/adjudicate",
+             dumps({"variant": variant, "situation": {}, "action": {"type": "meld", "melds": melds}}))
+            for variant in ("da-ludo", "sv-gamerules", "sv-classic", "no-pagat")]
 
 
 LIGHT = ("/v1/adjudicate", dumps({"variant": "sv-classic", "situation": {"player": {"hand": ["9H", "9S", "JK"]},
@@ -226,13 +237,14 @@ def report(rows: list[dict], against: Path, write: bool, refused: dict | None = 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", type=Path, required=True, help="a checkout of the code before")
-    parser.add_argument("--only", help="comma-separated: probe40, probe100, mixed40, mixed100, refusals")
+    parser.add_argument("--only", help="comma-separated: probe40, probe100, mixed40, mixed100, unsaid40, refusals")
     parser.add_argument("--write", type=Path, help="write the report into this Markdown file (BENCHMARKS.md)")
     args = parser.parse_args(argv)
     bursts = {"probe40": ("the probe's 40: options, ?limit=1000", [probe_options()], 40),
               "probe100": ("100 of the probe's options at once", [probe_options()], 100),
               "mixed40": ("40 of every kind of heavy work", mixed(), 40),
-              "mixed100": ("100 of every kind of heavy work", mixed(), 100)}
+              "mixed100": ("100 of every kind of heavy work", mixed(), 100),
+              "unsaid40": ("40 rulings lacking every fact: six new melds", unsaid_rulings(), 40)}
     chosen = args.only.split(",") if args.only else ["refusals", *bursts]
     tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"crowd-bench-{os.getpid()}"
     tmp.mkdir(parents=True, exist_ok=True)

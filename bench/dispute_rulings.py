@@ -34,6 +34,11 @@ DISPUTES = {  # as the page sends them: the cards and what the family tapped, no
                                    "action": {"type": "meld", "melds": [["9H", "9S", "2C"]]}},
     "nines (sv-gamerules)": {"variant": "sv-gamerules", "situation": {},
                              "action": {"type": "meld", "melds": [["9H", "9S", "9D"]]}},
+    "six new melds, nothing said (da-ludo)": {"variant": "da-ludo", "situation": {}, "action": {
+        "type": "meld", "melds": [["9H", "9S", "9D"], ["5H", "5S", "5D", "2C"], ["6H", "6S", "JK"], ["7H", "7S", "7D"],
+                                  ["8H", "8S", "8D", "2D"], ["QH", "QS", "QD"]]}},
+    "three new melds, nothing said (sv-classic)": {"variant": "sv-classic", "situation": {}, "action": {
+        "type": "meld", "melds": [["9H", "9S", "9D"], ["5H", "5S", "5D", "2C"], ["6H", "6S", "JK"]]}},
     "what may I do? (sv-classic, 9 9; options)": {"variant": "sv-classic", "situation": {"player": {"hand": ["9H", "9S"]}}},
 }
 KIND = {name: "options" if "options" in name else "adjudicate" for name in DISPUTES}

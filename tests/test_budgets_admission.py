@@ -22,7 +22,8 @@ from test_budgets import deck_hand, table
 from test_hardening import exchange, post_raw, start_server, stop_server
 from test_http_batch import GOOD
 
-from web_api import admission, create_app
+from adjudicator import cost, load_all
+from web_api import admission, budgets, create_app
 
 HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
 LIGHT = {"variant": "sv-classic", "situation": {"player": {"hand": ["9H", "9S"]}}, "action": {"type": "draw"}}
@@ -104,8 +105,11 @@ def test_a_bad_setting_stops_the_start(monkeypatch):
 class Held:
     """An app with one heavy slot and no line, and a heavy route whose work waits until released."""
 
-    def __init__(self, streamed: bool = False):
-        self.app = create_app({"TESTING": True, "HEAVY_SLOTS": 1, "HEAVY_QUEUE": 0, "HEAVY_WAIT": 0.0})
+    def __init__(self, streamed: bool = False, heavy_after_cpu: float | None = None):
+        config = {"TESTING": True, "HEAVY_SLOTS": 1, "HEAVY_QUEUE": 0, "HEAVY_WAIT": 0.0}
+        if heavy_after_cpu is not None:
+            config["HEAVY_AFTER_CPU"] = heavy_after_cpu
+        self.app = create_app(config)
         self.working, self.release = threading.Event(), threading.Event()
         bp = Blueprint("held", __name__)
 
@@ -192,6 +196,48 @@ def test_a_request_over_its_budget_is_refused_without_waiting_for_a_slot():
         body = {"variant": "da-ludo", "situation": table(deck_hand(None))}
         resp = held.app.test_client().post("/v1/options?limit=1000", json=body)
         assert_problem(resp, 413, "over-budget")  # priced before the gate: never a 503 for its size
+    finally:
+        held.release.set()
+        holder.join(60)
+
+
+UNSAID = {"variant": "da-ludo", "situation": {},  # priced light; asks what it hangs on under every value of many facts
+          "action": {"type": "meld", "melds": [["9H", "9S", "9D"], ["5H", "5S", "5D", "2C"], ["6H", "6S", "JK"]]}}
+
+
+def test_a_request_priced_light_that_works_long_takes_its_turn_as_heavy_work():
+    """Once a request priced light has used ``HEAVY_AFTER_CPU`` of its own CPU, it is heavy work: with the one slot
+    held and no line, it is a 503 busy. At 0 s, any request that reaches the engine's checkpoints is: the ruling
+    below (priced light, and answered 200 on f7cd598 with the slot held), where /healthz, which has none, is not."""
+    held = Held(heavy_after_cpu=0.0)
+    client = held.app.test_client()
+    assert cost.ruling_cost(UNSAID, load_all()) < admission.HEAVY_UNITS  # priced light
+    holder = held.hold()
+    try:
+        assert_problem(client.post("/v1/adjudicate", json=UNSAID), 503, "busy")
+        assert client.get("/healthz").status_code == 200
+    finally:
+        held.release.set()
+        holder.join(60)
+    assert client.post("/v1/adjudicate", json=UNSAID).status_code == 200  # a slot free: worked out as heavy work
+    assert held.app.extensions[admission.GATE_KEY].holding == 0  # and its slot given back
+
+
+TWOS = {"variant": "da-ludo", "house_rules": {"wild.twos": True}, "situation": {},
+        "action": {"type": "meld", "melds": [["9H", "9S", "2C"]]}}
+
+
+@pytest.mark.parametrize("body", [LIGHT, TWOS], ids=["a-draw", "the-pages-twos-dispute"])
+def test_a_light_request_under_the_cpu_mark_never_waits(body):
+    """At the default mark (200 ms of its own CPU), an ordinary ruling and the page's costliest dispute (twos by
+    house rule, nothing else said: 45-65 ms; found by review at a 50 ms mark, shed at random) pass beside a held
+    slot, on a loaded machine too: the mark is CPU, not the wall clock."""
+    held = Held()
+    assert held.app.config["HEAVY_AFTER_CPU"] == budgets.DEFAULT_HEAVY_AFTER_CPU
+    holder = held.hold()
+    try:
+        for _ in range(5):
+            assert held.app.test_client().post("/v1/adjudicate", json=body).status_code == 200
     finally:
         held.release.set()
         holder.join(60)

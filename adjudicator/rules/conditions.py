@@ -17,6 +17,15 @@ At most :data:`~adjudicator.rules.facts.MAX_FACTS` facts are asked along one lin
 only to decide across it); a fact whose values split the verdict is asked first, one whose values change nothing
 is not asked, and below the question asked a choice keeps its line only (its first fact). A ruling asks only where
 it is undetermined and lacks a fact some kind answers, so a ruling with every fact given costs nothing more.
+
+**Bounded work.** Each fact deeper multiplies the rulings a line takes: a table that leaves many facts open (six
+new melds and nothing said under da-ludo) took 897 rulings, seconds of CPU, for a request priced as a light one.
+So a search may make at most :func:`fact_rulings` rulings (:data:`~adjudicator.rules.facts.MAX_FACT_WORK` melds
+checked: fewer rulings the more melds each checks). One that would make more is dropped, and the lines are made
+one fact long, then two, ... as long as twice the bound allows (every table ruled so far kept); lines of one fact
+(each value's ruling decided across the next) are always made. The answer at a depth is exactly the one a whole
+search to that depth gives; the bound is a count, not a time, so the same request gets the same answer on every
+path (the service, a batch, options, the phone).
 """
 
 from __future__ import annotations
@@ -25,12 +34,13 @@ from dataclasses import replace
 from typing import Callable
 
 from ..model.actions import Action
+from ..model.cards import RANKS
 from ..model.errors import ImpossibleInput
 from ..model.findings import LEGAL, UNDETERMINED, Choice, Condition, Ruling
 from ..model.messages import Items
 from ..model.situation import Situation
 from ..variants import Variant
-from .facts import MAX_FACTS, Asked, asked
+from .facts import MAX_FACT_WORK, MAX_FACTS, Asked, asked
 from .readings import merge_alike
 
 RuleOn = Callable[[Situation], Ruling]  # the action ruled on a table (the table checked first; ImpossibleInput)
@@ -42,29 +52,110 @@ def decide_facts(first: Ruling, situation: Situation, action: Action, rules: Var
     another table (the same table with one fact supplied), refusing a table that cannot happen."""
     if first.verdict != UNDETERMINED or not first.missing:
         return first  # most rulings: decided, or nothing missing
-    return _across(first, situation, action, rules, rule_on, frozenset(), {})
+    tables = _Tables(rule_on)
+    bound = fact_rulings(first, situation, action)
+    tables.bound = bound
+    try:
+        return _Search(tables, MAX_FACTS).across(first, situation, action, rules, frozenset())  # most rulings
+    except _Bounded:
+        pass
+    # Too many facts left open for whole lines in the bound: the longest lines twice the bound allows, one fact
+    # longer at a time (every table ruled so far kept, the four-fact lines' included); lines of one fact always.
+    tables.bound = None
+    answer = _Search(tables, 1).across(first, situation, action, rules, frozenset())
+    tables.bound = 2 * bound
+    for depth in range(2, MAX_FACTS + 1):
+        try:
+            answer = _Search(tables, depth).across(first, situation, action, rules, frozenset())
+        except _Bounded:
+            break
+    return answer
+
+
+def fact_rulings(first: Ruling, situation: Situation, action: Action) -> int:
+    """How many rulings a search may make (:data:`~adjudicator.rules.facts.MAX_FACT_WORK` melds checked): each
+    ruling checks the melds the action lays and weighs the table's (its check), once more under each reading of
+    the text it hangs on (``first``'s), so a large table, or one ruled under readings, goes less deep."""
+    listed = len(situation.team.melds or ()) + len(situation.opponents.melds or ())
+    melds = 1 + len(action.melds) + len(action.adds) + listed // 2
+    return MAX_FACT_WORK // (melds * (1 + len(first.readings)))
+
+
+class _Bounded(Exception):
+    """A pass needs more rulings than the bound allows (internal: the pass is dropped)."""
+
+
+class _Tables:
+    """The ruling of each table a search supplies (by the facts supplied), each made once for every pass; at most
+    ``bound`` made in all (None: no bound): counted, never timed."""
+
+    __slots__ = ("rule_on", "made", "bound")
+
+    def __init__(self, rule_on: RuleOn):
+        self.rule_on = rule_on
+        self.made: dict[frozenset, Ruling | ImpossibleInput] = {}
+        self.bound: int | None = None
+
+    def ruling(self, key: frozenset, table: Situation) -> Ruling:
+        made = self.made.get(key)
+        if made is None:
+            if self.bound is not None and len(self.made) >= self.bound:
+                raise _Bounded()
+            try:
+                made = self.rule_on(table)
+            except ImpossibleInput as e:  # the table cannot happen with this value
+                e.with_traceback(None)
+                made = e
+            self.made[key] = made
+        if isinstance(made, ImpossibleInput):
+            raise made
+        return made
+
+
+class _Search:
+    """One pass: lines at most ``depth`` facts deep (one more supplied at a line's end, only to decide across it)."""
+
+    __slots__ = ("tables", "depth", "memo")
+
+    def __init__(self, tables: _Tables, depth: int):
+        self.tables, self.depth = tables, depth
+        self.memo: dict[frozenset, Ruling | ImpossibleInput] = {}
+
+    def across(self, first: Ruling, situation: Situation, action: Action, rules: Variant,
+               supplied: frozenset) -> Ruling:
+        return _across(first, situation, action, rules, self, supplied)
 
 
 def _asks(ruling: Ruling, situation: Situation, action: Action, rules: Variant, room: int) -> list[Asked]:
-    """The ruling's missing facts that a kind answers, in the order the checks met them (at most ``room``)."""
+    """The ruling's missing facts that a kind answers, in the order the checks met them (at most ``room``), the
+    questions of one kind in the kind's own order: "a meld of nines?" before "a meld of fives?" however the
+    melds were written (equivalent plays ask the same questions in the same order)."""
     out: list[Asked] = []
     for pointer in ruling.missing:
-        if len(out) >= room:
-            break
         found = asked(pointer, situation, action, rules)
         if found is not None:
             out.append(found)
-    return out
+    for kind in {a.kind for a in out if a.kind in _ORDERED}:
+        places = [i for i, a in enumerate(out) if a.kind == kind]
+        for i, a in zip(places, sorted((out[i] for i in places), key=_ORDERED[kind])):
+            out[i] = a
+    return out[:room]
 
 
-def _across(first: Ruling, situation: Situation, action: Action, rules: Variant, rule_on: RuleOn,
-            supplied: frozenset, memo: dict) -> Ruling:
-    if first.verdict != UNDETERMINED or not first.missing or len(supplied) > MAX_FACTS:
+_RANK_PLACE = {rank: place for place, rank in enumerate(RANKS)}
+_ORDERED: dict = {"rank": lambda a: _RANK_PLACE.get(a.pointer.rpartition("/")[2], len(RANKS))}  # a kind of many
+
+
+def _across(first: Ruling, situation: Situation, action: Action, rules: Variant, search: _Search,
+            supplied: frozenset) -> Ruling:
+    depth = search.depth
+    if first.verdict != UNDETERMINED or not first.missing or len(supplied) > depth:
         return first
-    settle = len(supplied) == MAX_FACTS  # the line is full: a fact is still supplied, but only to decide across it
+    settle = len(supplied) == depth  # the line is full: a fact is still supplied, but only to decide across it
     asks = [a for a in _asks(first, situation, action, rules, MAX_FACTS) if not any(a.pointer == p for p, _ in supplied)]
     if not asks:
         return first
+    memo = search.memo
     conditions: list[Condition] = []
     for ask in asks:
         choices: list[Choice] = []
@@ -75,7 +166,7 @@ def _across(first: Ruling, situation: Situation, action: Action, rules: Variant,
             if child is None:
                 table = value.supply(situation)
                 try:
-                    child = _across(rule_on(table), table, action, rules, rule_on, key, memo)
+                    child = _across(search.tables.ruling(key, table), table, action, rules, search, key)
                 except ImpossibleInput as e:  # the table cannot happen with this value: it is left out
                     e.with_traceback(None)
                     refused = refused or e
