@@ -90,11 +90,11 @@ def workloads(package: str) -> dict[str, tuple]:
     shape = mod("input.shape")
     engine, adjudicate = mod("rules.engine"), mod("input.payloads").adjudicate
     payloads = workload(variants)
-    parsed = []
+    parsed, doubts = [], {}
     for p in payloads:
         try:
             asked = ruling_request(p, variants)
-            check(asked.rules, asked.situation, asked.action)
+            doubts[id(asked)] = check(asked.rules, asked.situation, asked.action)  # what rule_checked is given
             parsed.append(asked)
         except refused:
             pass
@@ -120,8 +120,8 @@ def workloads(package: str) -> dict[str, tuple]:
             pass
     ruled = engine.rule_checked
     return {"rule": (lambda r: engine.rule(r.situation, r.action, r.rules), parsed),
-            "rule, plain": (lambda r: ruled(r.situation, r.action, r.rules), plain),
-            "rule, across": (lambda r: ruled(r.situation, r.action, r.rules), across),
+            "rule, plain": (lambda r: ruled(r.situation, r.action, r.rules, doubts[id(r)]), plain),
+            "rule, across": (lambda r: ruled(r.situation, r.action, r.rules, doubts[id(r)]), across),
             "table check": (lambda r: check(r.rules, r.situation, r.action), parsed),
             "shape check": (shape_check, payloads),
             "parse": (parse, payloads),
