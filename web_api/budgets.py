@@ -132,8 +132,8 @@ class _ViewTurns:
         self.since: float | None = None
 
     def __call__(self) -> None:
-        now = time.thread_time()
-        self.spent += now - (now if self.since is None else self.since)
+        if self.since is not None:
+            self.spent += time.thread_time() - self.since
         if self.heavy_after is not None and self.spent >= self.heavy_after:
             self.heavy_after = None
             admission.enter()  # heavy, whatever its price (at once if admitted already)

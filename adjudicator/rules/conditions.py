@@ -34,13 +34,12 @@ from dataclasses import replace
 from typing import Callable
 
 from ..model.actions import Action
-from ..model.cards import RANKS
 from ..model.errors import ImpossibleInput
 from ..model.findings import LEGAL, UNDETERMINED, Choice, Condition, Ruling
 from ..model.messages import Items
 from ..model.situation import Situation
 from ..variants import Variant
-from .facts import MAX_FACT_WORK, MAX_FACTS, Asked, asked
+from .facts import MAX_FACT_WORK, MAX_FACTS, Asked, asked, order_of
 from .readings import merge_alike
 
 RuleOn = Callable[[Situation], Ruling]  # the action ruled on a table (the table checked first; ImpossibleInput)
@@ -128,22 +127,26 @@ class _Search:
 
 def _asks(ruling: Ruling, situation: Situation, action: Action, rules: Variant, room: int) -> list[Asked]:
     """The ruling's missing facts that a kind answers, in the order the checks met them (at most ``room``), the
-    questions of one kind in the kind's own order: "a meld of nines?" before "a meld of fives?" however the
-    melds were written (equivalent plays ask the same questions in the same order)."""
-    out: list[Asked] = []
+    questions of one kind in the kind's own order (:func:`~adjudicator.rules.facts.order_of`): equivalent plays ask
+    the same questions in the same order. Past ``room``, only a question that can move up among its kind is asked."""
+    out: list[tuple[Asked, tuple[str, int] | None]] = []
     for pointer in ruling.missing:
+        order = order_of(pointer)
+        if len(out) >= room and order is None:
+            continue
         found = asked(pointer, situation, action, rules)
         if found is not None:
-            out.append(found)
-    for kind in {a.kind for a in out if a.kind in _ORDERED}:
-        places = [i for i, a in enumerate(out) if a.kind == kind]
-        for i, a in zip(places, sorted((out[i] for i in places), key=_ORDERED[kind])):
-            out[i] = a
-    return out[:room]
+            out.append((found, order))
+    for kind in {order[0] for _, order in out if order is not None}:
+        places = [i for i, (_, order) in enumerate(out) if order is not None and order[0] == kind]
+        for i, item in zip(places, sorted((out[i] for i in places), key=_place)):
+            out[i] = item
+    return [found for found, _ in out[:room]]
 
 
-_RANK_PLACE = {rank: place for place, rank in enumerate(RANKS)}
-_ORDERED: dict = {"rank": lambda a: _RANK_PLACE.get(a.pointer.rpartition("/")[2], len(RANKS))}  # a kind of many
+def _place(item: tuple[Asked, tuple[str, int] | None]) -> int:
+    order = item[1]
+    return 0 if order is None else order[1]
 
 
 def _across(first: Ruling, situation: Situation, action: Action, rules: Variant, search: _Search,

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from ..model.actions import Action
+from ..model.cards import RANKS
 from ..model.enums import ActionType
 from ..model.messages import Message, Rank, msg
 from ..model.situation import DRAWN, MELD_RANKS, NOT_GIVEN, PileUnnamed, Situation
@@ -251,6 +252,19 @@ def _hand_size(path: str, situation: Situation, action: Action, rules: Variant) 
                         msg("fact.hand_size.more"), msg("fact.hand_size.if_more"),
                         lambda s: replace(s, hand_count_at_least=least)))
     return Asked(path, "hand_size", msg("fact.hand_size.question"), tuple(values), msg("fact.hand_size.either"))
+
+
+_RANK_PLACE = {rank: place for place, rank in enumerate(RANKS)}
+
+
+def order_of(pointer: str) -> tuple[str, int] | None:
+    """Where a missing fact's question stands among the questions of its kind, for a kind asked of many values (a
+    meld of each rank): ``(kind, place)`` -- "a meld of nines?" before "a meld of fives?", however the melds were
+    written; None for a kind asked once. Read from the pointer alone, before the fact is asked."""
+    head, _, code = pointer.rpartition("/")
+    if head.endswith("/team/ranks"):
+        return "rank", _RANK_PLACE.get(code, len(RANKS))
+    return None
 
 
 KINDS: tuple[Callable[[str, Situation, Action, Variant], Asked | None], ...] = (
