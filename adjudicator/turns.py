@@ -4,12 +4,13 @@ The engine is CPU-bound and never waits; a server that runs many requests in one
 (gunicorn's gevent worker: one greenlet per connection) would let one long request -- the
 options of a whole deck, a comparison, a long replay -- hold every other connection of the
 process, its liveness probe included, until it is done. So the engine calls :func:`checkpoint`
-between small units of its work (a ruling, a layout walked) and a caller that needs turns sets
-a hook for the work it starts (:func:`taking_turns`): the web layer lets the worker's other
+between small units of its work (a ruling, a layout walked), saying how much work that was (a ruling: the melds it
+checks, :func:`~adjudicator.rules.facts.ruling_work`; a count, the same on every machine), and a caller that needs
+turns sets a hook for the work it starts (:func:`taking_turns`): the web layer lets the worker's other
 connections run every 20 ms (``web_api/budgets.py``). Without a hook a checkpoint does nothing
 (the library, the command line, the phone). The engine never learns who waits, or how.
 
-A hook may raise: the web layer's turns a request that works longer than it was priced for into heavy work, which
+A hook may raise: the web layer's turns a request that works more than it was priced for into heavy work, which
 may be shed with a 503 (``web_api/budgets.py``). The engine lets such an exception pass, uncaught: its tables keep
 a value only once it is made whole, so a request ended at a checkpoint leaves nothing half made.
 
@@ -24,14 +25,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-_HOOK: ContextVar[Callable[[], None] | None] = ContextVar("adjudicator_checkpoint", default=None)
+Hook = Callable[[int], None]  # called with the work done since the last checkpoint (a count of units)
+_HOOK: ContextVar[Hook | None] = ContextVar("adjudicator_checkpoint", default=None)
 
 
-def checkpoint() -> None:
-    """A point where the work in progress may let other work run (a no-op unless a hook is set)."""
+def checkpoint(work: int = 1) -> None:
+    """A point where the work in progress may let other work run (a no-op unless a hook is set); ``work``: the
+    units of work this step is (a ruling: the melds it checks)."""
     hook = _HOOK.get()
     if hook is not None:
-        hook()
+        hook(work)
 
 
 class Turns:
@@ -43,13 +46,13 @@ class Turns:
         self.every, self.give_way = every, give_way
         self.due = time.monotonic() + every
 
-    def __call__(self) -> None:
+    def __call__(self, work: int = 1) -> None:
         if time.monotonic() >= self.due:
             self.give_way()
             self.due = time.monotonic() + self.every
 
 
-def set_hook(hook: Callable[[], None] | None):
+def set_hook(hook: Hook | None):
     """Set the checkpoint hook of the current context; returns the token :func:`reset_hook` takes."""
     return _HOOK.set(hook)
 

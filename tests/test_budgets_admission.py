@@ -22,7 +22,7 @@ from test_budgets import deck_hand, table
 from test_hardening import exchange, post_raw, start_server, stop_server
 from test_http_batch import GOOD
 
-from adjudicator import cost, load_all
+from adjudicator import adjudicate, cost, load_all, turns
 from web_api import admission, budgets, create_app
 
 HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
@@ -87,15 +87,18 @@ def test_first_come_first_in():
 
 def test_a_bad_setting_stops_the_start(monkeypatch):
     for name, value in (("CANASTA_HEAVY_SLOTS", "0"), ("CANASTA_HEAVY_QUEUE", "-1"), ("CANASTA_HEAVY_WAIT", "soon"),
-                        ("CANASTA_HEAVY_WAIT", "inf")):
+                        ("CANASTA_HEAVY_WAIT", "inf"), ("CANASTA_HEAVY_AFTER_WORK", "0.2"),
+                        ("CANASTA_HEAVY_AFTER_WORK", "-5")):
         monkeypatch.setenv(name, value)
         with pytest.raises(ValueError, match=name):
             create_app({"TESTING": True})
         monkeypatch.delenv(name)
     monkeypatch.setenv("CANASTA_HEAVY_QUEUE", "0")
     monkeypatch.setenv("CANASTA_HEAVY_WAIT", "2.5")
+    monkeypatch.setenv("CANASTA_HEAVY_AFTER_WORK", "0")
     config = create_app({"TESTING": True}).config
     assert config["HEAVY_QUEUE"] == 0 and config["HEAVY_WAIT"] == 2.5 and config["HEAVY_SLOTS"] == 2
+    assert config["HEAVY_AFTER_WORK"] == 0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -105,10 +108,10 @@ def test_a_bad_setting_stops_the_start(monkeypatch):
 class Held:
     """An app with one heavy slot and no line, and a heavy route whose work waits until released."""
 
-    def __init__(self, streamed: bool = False, heavy_after_cpu: float | None = None):
+    def __init__(self, streamed: bool = False, heavy_after_work: int | None = None):
         config = {"TESTING": True, "HEAVY_SLOTS": 1, "HEAVY_QUEUE": 0, "HEAVY_WAIT": 0.0}
-        if heavy_after_cpu is not None:
-            config["HEAVY_AFTER_CPU"] = heavy_after_cpu
+        if heavy_after_work is not None:
+            config["HEAVY_AFTER_WORK"] = heavy_after_work
         self.app = create_app(config)
         self.working, self.release = threading.Event(), threading.Event()
         bp = Blueprint("held", __name__)
@@ -206,10 +209,11 @@ UNSAID = {"variant": "da-ludo", "situation": {},  # priced light; asks what it h
 
 
 def test_a_request_priced_light_that_works_long_takes_its_turn_as_heavy_work():
-    """Once a request priced light has used ``HEAVY_AFTER_CPU`` of its own CPU, it is heavy work: with the one slot
-    held and no line, it is a 503 busy. At 0 s, any request that reaches the engine's checkpoints is: the ruling
-    below (priced light, and answered 200 on f7cd598 with the slot held), where /healthz, which has none, is not."""
-    held = Held(heavy_after_cpu=0.0)
+    """Once a request priced light has done more than ``HEAVY_AFTER_WORK`` (melds checked), it is heavy work: with
+    the one slot held and no line, it is a 503 busy. At 0, any request that reaches the engine's checkpoints is: the
+    ruling below (priced light, and answered 200 on f7cd598 with the slot held), where /healthz, which has none, is
+    not."""
+    held = Held(heavy_after_work=0)
     client = held.app.test_client()
     assert cost.ruling_cost(UNSAID, load_all()) < admission.HEAVY_UNITS  # priced light
     holder = held.hold()
@@ -227,13 +231,43 @@ TWOS = {"variant": "da-ludo", "house_rules": {"wild.twos": True}, "situation": {
         "action": {"type": "meld", "melds": [["9H", "9S", "2C"]]}}
 
 
+class _Counted:
+    """A checkpoint hook that adds up the work the engine tells it."""
+
+    def __init__(self):
+        self.work = 0
+
+    def __call__(self, work: int = 1) -> None:
+        self.work += work
+
+
+def work_of(body: dict) -> int:
+    """The work a ruling tells its checkpoints, counted by the library alone (no app, no clock)."""
+    counted = _Counted()
+    token = turns.set_hook(counted)
+    try:
+        adjudicate(body, load_all())
+    finally:
+        turns.reset_hook(token)
+    return counted.work
+
+
+def test_the_work_of_a_ruling_is_a_count_the_same_on_every_run():
+    """What makes light work heavy is counted, never timed (a mark of 200 ms of thread CPU shed the page's twos
+    dispute on CI's loaded machine): the same ruling tells its checkpoints the same work every time, cold or warm,
+    the page's costliest dispute well under the default mark, and a ruling lacking many facts over it."""
+    twos = [work_of(TWOS) for _ in range(3)]
+    assert twos[0] == twos[1] == twos[2] > 0
+    assert 4 * twos[0] < budgets.DEFAULT_HEAVY_AFTER_WORK
+    assert work_of(UNSAID) == work_of(UNSAID) > budgets.DEFAULT_HEAVY_AFTER_WORK
+
+
 @pytest.mark.parametrize("body", [LIGHT, TWOS], ids=["a-draw", "the-pages-twos-dispute"])
-def test_a_light_request_under_the_cpu_mark_never_waits(body):
-    """At the default mark (200 ms of its own CPU), an ordinary ruling and the page's costliest dispute (twos by
-    house rule, nothing else said: 45-65 ms; found by review at a 50 ms mark, shed at random) pass beside a held
-    slot, on a loaded machine too: the mark is CPU, not the wall clock."""
+def test_a_light_request_under_the_mark_never_waits(body):
+    """At the default mark, an ordinary ruling and the page's costliest dispute (twos by house rule, nothing else
+    said) pass beside a held slot, every time, on any machine: the mark is work counted, not time."""
     held = Held()
-    assert held.app.config["HEAVY_AFTER_CPU"] == budgets.DEFAULT_HEAVY_AFTER_CPU
+    assert held.app.config["HEAVY_AFTER_WORK"] == budgets.DEFAULT_HEAVY_AFTER_WORK
     holder = held.hold()
     try:
         for _ in range(5):
@@ -241,6 +275,18 @@ def test_a_light_request_under_the_cpu_mark_never_waits(body):
     finally:
         held.release.set()
         holder.join(60)
+
+
+def test_the_mark_is_exact_a_ruling_that_does_just_the_marks_work_is_light_one_more_is_heavy():
+    work = work_of(TWOS)
+    for mark, status in ((work, 200), (work - 1, 503)):
+        held = Held(heavy_after_work=mark)
+        holder = held.hold()
+        try:
+            assert held.app.test_client().post("/v1/adjudicate", json=TWOS).status_code == status, mark
+        finally:
+            held.release.set()
+            holder.join(60)
 
 
 @pytest.mark.parametrize("path,body", [

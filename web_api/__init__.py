@@ -48,8 +48,8 @@ when a key is not given):
 * ``HEAVY_SLOTS``, ``HEAVY_QUEUE``, ``HEAVY_WAIT`` -- heavy requests a worker works on at once, how many more
   wait their turn, and for how many seconds at most (env ``CANASTA_HEAVY_SLOTS``, ``CANASTA_HEAVY_QUEUE``,
   ``CANASTA_HEAVY_WAIT``): :mod:`web_api.admission`.
-* ``HEAVY_AFTER_CPU`` -- seconds of its own CPU after which a request priced light is heavy work all the same
-  (env ``CANASTA_HEAVY_AFTER_CPU``): :mod:`web_api.budgets`.
+* ``HEAVY_AFTER_WORK`` -- the work (melds checked) past which a request priced light is heavy work all the same
+  (env ``CANASTA_HEAVY_AFTER_WORK``): :mod:`web_api.budgets`.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ DEFAULTS: dict[str, Any] = {
     "HEAVY_SLOTS": admission.DEFAULT_SLOTS,  # heavy requests a worker works on at once
     "HEAVY_QUEUE": admission.DEFAULT_QUEUE,  # heavy requests a worker keeps waiting for their turn
     "HEAVY_WAIT": admission.DEFAULT_WAIT,  # seconds a heavy request waits for its turn at most
-    "HEAVY_AFTER_CPU": budgets.DEFAULT_HEAVY_AFTER_CPU,  # seconds of CPU after which light work is heavy
+    "HEAVY_AFTER_WORK": budgets.DEFAULT_HEAVY_AFTER_WORK,  # melds checked past which light work is heavy
     "CORS_ALLOWED_ORIGINS": "",  # no cross-origin access
     "VARIANTS_DIR": None,  # None: CANASTA_VARIANTS_DIR or the repository's variants/
 }
@@ -104,14 +104,15 @@ def _from_environment() -> dict[str, Any]:
                 unit = "bytes" if key.endswith("LENGTH") else "cost units"
                 raise ValueError(f"{name} must be a positive number of {unit}, not {raw_limit!r}")
             settings[key] = int(raw_limit)
-    for key, least in (("HEAVY_SLOTS", 1), ("HEAVY_QUEUE", 0)):
+    for key, least, what in (("HEAVY_SLOTS", 1, "requests"), ("HEAVY_QUEUE", 0, "requests"),
+                             ("HEAVY_AFTER_WORK", 0, "melds checked")):
         name = f"CANASTA_{key}"
         raw_count = os.environ.get(name, "").strip()
         if raw_count:
             if not raw_count.isdigit() or int(raw_count) < least:
-                raise ValueError(f"{name} must be a whole number of requests, at least {least}, not {raw_count!r}")
+                raise ValueError(f"{name} must be a whole number of {what}, at least {least}, not {raw_count!r}")
             settings[key] = int(raw_count)
-    for key, zero in (("BATCH_DEADLINE", False), ("HEAVY_WAIT", True), ("HEAVY_AFTER_CPU", True)):
+    for key, zero in (("BATCH_DEADLINE", False), ("HEAVY_WAIT", True)):
         name = f"CANASTA_{key}"
         raw_seconds = os.environ.get(name, "").strip()
         if raw_seconds:

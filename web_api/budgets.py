@@ -40,8 +40,9 @@ from .problems import problem_response
 DEFAULT_REQUEST_BUDGET = 80_000  # cost units: calibrated in bench/budget_bench.py --calibrate (BENCHMARKS.md)
 TURN_SECONDS = 0.02  # work between two turns of the worker's other connections
 TURN_PAUSE = 0.0005  # the turn: time.sleep, which gunicorn's gevent worker makes a cooperative yield
-DEFAULT_HEAVY_AFTER_CPU = 0.2  # seconds of its own CPU after which a request priced light is heavy work: three
-# times the page's costliest dispute (twos by house rule under da-ludo: 45-65 ms, bench/dispute_rulings.py)
+DEFAULT_HEAVY_AFTER_WORK = 2_000  # melds checked (adjudicator.rules.facts.ruling_work) past which a request priced
+# light is heavy work: five times the page's costliest dispute (twos by house rule under da-ludo: 406, 32 ms), about
+# 160 ms of CPU on the bench machine (60-100 us a unit): a count, so the same request is classed alike everywhere
 _TOKEN_KEY = "canasta.turns"
 
 
@@ -115,34 +116,32 @@ def page_within(kind: str, body, variants: dict, listed: list, page: Page) -> in
 
 class _ViewTurns:
     """The engine's checkpoints while a request's view works: every :data:`TURN_SECONDS` the worker's other
-    connections go first (:func:`give_way`); and once the work has used ``heavy_after`` seconds of its own CPU it is
-    heavy work, whatever it was priced at -- admitted among the worker's heavy work at that checkpoint (it may wait
-    its turn), or shed with a 503 ``busy`` (nothing is written yet). A price is an estimate: a ruling priced light
-    that asks what it hangs on under every value of many facts, or any request the cost model prices too low, still
-    takes its turn among the heavy work, so forty of them cannot hold a worker's probes (issue 45). Its own CPU
-    (``time.thread_time`` between checkpoints, the turns given away left out), never the wall clock: a loaded
-    machine slows a request down without making it heavy."""
+    connections go first (:func:`give_way`); and once the work done has reached ``heavy_after`` units (melds
+    checked, as each checkpoint tells them: :func:`adjudicator.rules.facts.ruling_work`) it is heavy work, whatever
+    it was priced at -- admitted among the worker's heavy work at that checkpoint (it may wait its turn), or shed
+    with a 503 ``busy`` (nothing is written yet). A price is an estimate: a ruling priced light that asks what it
+    hangs on under every value of many facts, or any request the cost model prices too low, still takes its turn
+    among the heavy work, so forty of them cannot hold a worker's probes (issue 45). The work is counted, never
+    timed: the same request is heavy or light on every machine, loaded or not, whatever its garbage collector does
+    meanwhile (a mark in seconds of CPU shed the page's twos dispute on CI's loaded machine)."""
 
-    __slots__ = ("turns", "heavy_after", "spent", "since")
+    __slots__ = ("turns", "heavy_after", "done")
 
-    def __init__(self, heavy_after: float | None):
+    def __init__(self, heavy_after: int | None):
         self.turns = new_turns()
         self.heavy_after = heavy_after  # None: admitted as heavy already, or never to be
-        self.spent = 0.0
-        self.since: float | None = None
+        self.done = 0
 
-    def __call__(self) -> None:
-        if self.since is not None:
-            self.spent += time.thread_time() - self.since
-        if self.heavy_after is not None and self.spent >= self.heavy_after:
+    def __call__(self, work: int = 1) -> None:
+        self.done += work
+        if self.heavy_after is not None and self.done > self.heavy_after:
             self.heavy_after = None
             admission.enter()  # heavy, whatever its price (at once if admitted already)
         self.turns()
-        self.since = time.thread_time()
 
 
 def _take_turns() -> None:
-    request.environ[_TOKEN_KEY] = turns.set_hook(_ViewTurns(current_app.config["HEAVY_AFTER_CPU"]))
+    request.environ[_TOKEN_KEY] = turns.set_hook(_ViewTurns(current_app.config["HEAVY_AFTER_WORK"]))
 
 
 def _stop_turns(_error=None) -> None:

@@ -39,7 +39,7 @@ from ..model.findings import LEGAL, UNDETERMINED, Choice, Condition, Ruling
 from ..model.messages import Items
 from ..model.situation import Situation
 from ..variants import Variant
-from .facts import MAX_FACT_WORK, MAX_FACTS, Asked, asked, order_of
+from .facts import MAX_FACT_WORK, MAX_FACTS, Asked, asked, order_of, ruling_work
 from .readings import merge_alike
 
 RuleOn = Callable[[Situation], Ruling]  # the action ruled on a table (the table checked first; ImpossibleInput)
@@ -75,9 +75,7 @@ def fact_rulings(first: Ruling, situation: Situation, action: Action) -> int:
     """How many rulings a search may make (:data:`~adjudicator.rules.facts.MAX_FACT_WORK` melds checked): each
     ruling checks the melds the action lays and weighs the table's (its check), once more under each reading of
     the text it hangs on (``first``'s), so a large table, or one ruled under readings, goes less deep."""
-    listed = len(situation.team.melds or ()) + len(situation.opponents.melds or ())
-    melds = 1 + len(action.melds) + len(action.adds) + listed // 2
-    return MAX_FACT_WORK // (melds * (1 + len(first.readings)))
+    return MAX_FACT_WORK // (ruling_work(situation, action) * (1 + len(first.readings)))
 
 
 class _Bounded(Exception):

@@ -21,6 +21,7 @@ from .judge import Judge, MissingFact, NotStated, known
 from ..model.messages import Card
 from .opening import check_opening, pile_cards_apart, without_pile_cards
 from .conditions import decide_facts
+from .facts import ruling_work
 from .readings import TableDoubt, decide_across
 from .pile import (check_before_opening, check_one_card_rule, check_pile_cards, check_pile_not_empty,
                    frozen_reasons, shown_in_adds, take_onto_meld, take_with_hand, top_usable)
@@ -61,8 +62,13 @@ def rule_checked(situation: Situation, action: Action, rules: Variant, doubt: Ta
     :func:`~adjudicator.rules.table_check.table_doubt`), worked out once for the many actions of one table the
     option search rules -- and for a meld's parts, which it rules on a table that withholds most facts
     (:class:`~adjudicator.model.situation.PartTable`), whose own doubt could not be worked out."""
-    checkpoint()  # every ruling: where a long request (options, a comparison, a replay) lets others run
-    return decide_across(lambda ruled: rule_once(situation, action, ruled), rules, doubt)
+    work = ruling_work(situation, action)
+
+    def run(ruled: Variant) -> Ruling:
+        checkpoint(work)  # every ruling, once under each reading: where a long request lets others run
+        return rule_once(situation, action, ruled)
+
+    return decide_across(run, rules, doubt)
 
 
 def rule_once(situation: Situation, action: Action, rules: Variant) -> Ruling:

@@ -31,8 +31,17 @@ from ..variants import Variant
 
 MAX_FACTS = 4  # facts asked along one line of a conditional ruling (each value ruled again): a dispute's routine
 # facts (the draw, the round, the cards left) and the point argued (has the team melded? a meld of nines?)
-MAX_FACT_WORK = 768  # melds checked, at most, by the rulings a conditional ruling makes for lines of MAX_FACTS
+MAX_FACT_WORK = 768  # melds checked (ruling_work), at most, by the rulings a conditional ruling makes for lines of MAX_FACTS
 # (adjudicator.rules.conditions: bounded work): 384 rulings of one new meld, 109 of six; shorter lines past that
+
+
+def ruling_work(situation: Situation, action: Action) -> int:
+    """The work of one ruling, in melds checked: those the action lays and adds to, one for the rest, and the
+    table's (its check weighs them), two to a meld. A count, never a time: the bound of a conditional ruling's
+    search (:func:`adjudicator.rules.conditions.fact_rulings`) and the work a ruling tells its checkpoint
+    (:func:`adjudicator.turns.checkpoint`) are the same on any machine."""
+    listed = len(situation.team.melds or ()) + len(situation.opponents.melds or ())
+    return 1 + len(action.melds) + len(action.adds) + listed // 2
 
 
 @dataclass(frozen=True, slots=True)
