@@ -11,6 +11,10 @@ const TABLE_CHOICES = ['game.target', 'opening.bands', 'opening.negative', 'meld
 
 const mayOverride = (variant, name) => overridable(variant, name) !== false;
 
+// What the player is typing as a number (name -> the text; '' once "a number" is picked and nothing typed yet),
+// kept with the rules it is for: a redraw (the variant's words arriving) keeps the choice, the field and the text.
+const typingOf = new WeakMap();
+
 /** The parameters the variant's text leaves open (a house rule settles them). */
 function openNames(variant) {
   if (!cache.matrix) return [];
@@ -26,10 +30,12 @@ function tableNames(variant) {
 
 /**
  * The setup's house-rule section, folded: `rules` (name -> value) is changed in place by `set`;
- * `redraw` draws the section again once the variant's words arrive.
+ * `redraw` draws the section again once the variant's words arrive (a number being typed stays as it was).
  */
 function setupSection(variant, players, rules, redraw) {
   const chosen = Object.keys(rules).length;
+  if (!typingOf.has(rules)) typingOf.set(rules, {});
+  const typing = typingOf.get(rules);
   const box = h('details', { class: 'more house-setup', id: 'setup-house', open: chosen > 0 },
     h('summary', null, chosen ? t('house.setupChosen', { n: chosen }) : t('house.setup')));
   if (!variant || !cache.matrix) {
@@ -46,7 +52,7 @@ function setupSection(variant, players, rules, redraw) {
   const group = (title, names, id) => {
     if (!names.length) return;
     box.appendChild(h('h3', { class: 'house-group', id }, title));
-    names.forEach((name) => box.appendChild(openPoints.presetField(name, variant, players, rules[name], set)));
+    names.forEach((name) => box.appendChild(openPoints.presetField(name, variant, players, rules[name], set, typing)));
   };
   // Only points a table can answer here (an enum no text gives a value of is asked when it arises).
   const answerable = (names) => names.filter((name) => openPoints.pointsFromNames([name], variant, players).length);

@@ -161,8 +161,9 @@ function houseRulesBox(rules, onSet, onRemove, opts) {
   return box;
 }
 
-/** A house rule chosen before play, as a list: what the text says first; `set(name, undefined)` goes back to it. */
-function presetField(name, variant, players, current, set) {
+/** A house rule chosen before play, as a list: what the text says first; `set(name, undefined)` goes back to it.
+ * `typing` (name -> text) holds a number being typed, so the section drawn again shows it as it was. */
+function presetField(name, variant, players, current, set, typing) {
   const id = `house-${name.replace(/\W/g, '-')}`;
   const info = paramInfo(name);
   const cell = info && info.values[variant];
@@ -170,49 +171,63 @@ function presetField(name, variant, players, current, set) {
   const stated = cell && cell.status !== 'not_stated' && cell.value !== undefined;
   const options = [['', stated ? t('house.asText', { value: valueLabel(name, valueFor(name, cell.value, variant, players), players) }) : t('house.notSettled')]];
   p.choices.forEach((c) => options.push([JSON.stringify(c.value), c.other ? t('q.likeOthers', { value: c.label }) : c.label]));
-  const picked = current === undefined ? '' : JSON.stringify(current);
-  if (picked && !options.some(([v]) => v === picked)) options.push([picked, valueLabel(name, current, players)]);
+  const draft = typedNumber(typing, name, p);
+  const picked = draft !== null ? '#' : current === undefined ? '' : JSON.stringify(current);
+  if (picked && picked !== '#' && !options.some(([v]) => v === picked)) options.push([picked, valueLabel(name, current, players)]);
   if (p.number) options.push(['#', t('q.number')]);
   // A list whose answers are longer than a phone's width ("0: 50 · 1,500: 90 · 3,000: 120") would show
   // them cut off: those are asked as a column of choices that wrap instead.
-  if (options.some(([, label]) => label.length > LIST_FITS)) return presetChoices(name, id, options, picked, p, variant, players, set);
+  if (options.some(([, label]) => label.length > LIST_FITS)) return presetChoices(name, id, options, picked, p, variant, players, set, typing);
   const select = h('select', { id, class: 'house-select', dataset: { parameter: name } },
     options.map(([v, label]) => h('option', { value: v, selected: v === picked }, label)));
-  let typed = '';
   const numberId = `${id}-n`;
-  const field = p.number ? numberField(t('q.number'), () => typed, (v) => {
-    typed = v;
-    const n = parseWhole(v, null);
-    if (n !== null && !Number.isNaN(n)) set(name, valueFor(name, n, variant, players));
-  }, { negative: true, id: numberId }) : null;
-  if (field) field.hidden = true;
+  const field = presetNumber(name, numberId, draft, p, variant, players, set, typing);
   select.addEventListener('change', () => {
     if (field) field.hidden = select.value !== '#';
-    if (select.value === '#') { byId(numberId).focus(); return; }
+    if (select.value === '#') { startTyping(typing, name); byId(numberId).focus(); return; }
+    if (typing) delete typing[name];
     set(name, select.value === '' ? undefined : JSON.parse(select.value));
   });
   return h('div', { class: 'field house-preset' }, h('label', { for: id }, question(name)), select, field);
 }
 
+/** The number being typed for `name` ('' when "a number" is picked and nothing typed), or null. */
+function typedNumber(typing, name, p) {
+  return p.number && typing && Object.prototype.hasOwnProperty.call(typing, name) ? typing[name] : null;
+}
+
+function startTyping(typing, name) {
+  if (typing && !Object.prototype.hasOwnProperty.call(typing, name)) typing[name] = '';
+}
+
+/** The field a number is typed in (shown only while "a number" is picked): each whole number typed is the rule. */
+function presetNumber(name, numberId, draft, p, variant, players, set, typing) {
+  if (!p.number) return null;
+  let typed = draft || '';
+  const field = numberField(t('q.number'), () => typed, (v) => {
+    typed = v;
+    if (typing) typing[name] = v;
+    const n = parseWhole(v, null);
+    if (n !== null && !Number.isNaN(n)) set(name, valueFor(name, n, variant, players));
+  }, { negative: true, id: numberId });
+  field.hidden = draft === null;
+  return field;
+}
+
 const LIST_FITS = 34; // characters of an answer a closed list shows whole at 390 px
 
 /** A house rule chosen before play, as radio choices that wrap (for answers too long for a list). */
-function presetChoices(name, id, options, picked, p, variant, players, set) {
+function presetChoices(name, id, options, picked, p, variant, players, set, typing) {
   const numberId = `${id}-n`;
-  let typed = '';
-  const field = p.number ? numberField(t('q.number'), () => typed, (v) => {
-    typed = v;
-    const n = parseWhole(v, null);
-    if (n !== null && !Number.isNaN(n)) set(name, valueFor(name, n, variant, players));
-  }, { negative: true, id: numberId }) : null;
-  if (field) field.hidden = true;
+  const field = presetNumber(name, numberId, typedNumber(typing, name, p), p, variant, players, set, typing);
   const fs = h('fieldset', { class: 'field house-preset house-choices', id, dataset: { parameter: name } }, h('legend', null, question(name)));
   options.forEach(([v, label], i) => {
     const inputId = `${id}-${i}`;
     const input = h('input', { type: 'radio', name: id, id: inputId, value: v, checked: v === picked, on: { change: () => {
       if (!input.checked) return;
       if (field) field.hidden = v !== '#';
-      if (v === '#') { byId(numberId).focus(); return; }
+      if (v === '#') { startTyping(typing, name); byId(numberId).focus(); return; }
+      if (typing) delete typing[name];
       set(name, v === '' ? undefined : JSON.parse(v));
     } } });
     fs.appendChild(h('label', { class: 'choice house-choice', for: inputId }, input, h('span', { class: 'choice-title' }, label)));

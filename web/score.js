@@ -96,8 +96,10 @@ function houseSetup() {
     const slot = byId('setup-house-slot');
     if (!slot || S.game) return;
     const wasOpen = byId('setup-house') && byId('setup-house').open;
+    const focused = slot.contains(document.activeElement) ? document.activeElement.id : '';
     clear(slot).appendChild(houseSetup());
     if (wasOpen) byId('setup-house').open = true;
+    if (focused && byId(focused)) byId(focused).focus(); // the player goes on typing where they were
   });
 }
 

@@ -4,6 +4,7 @@ choices), shown on Score and Settle, and sent with every score, ruling and optio
 from __future__ import annotations
 
 import json
+import re
 
 from e2e_helpers import ENGINE_WAIT, open_page, pick, tell
 from playwright.sync_api import expect
@@ -72,6 +73,42 @@ def test_house_rules_chosen_at_setup_are_kept_with_the_game_and_scored(phone):
     page.reload()
     expect(page.locator("html.ready")).to_have_count(1)
     expect(page.locator("#game-house-rules [data-parameter='wild.twos'] .house-a")).to_have_text("Yes")
+
+
+def test_a_number_being_typed_stays_when_the_variants_words_arrive(phone_at, live_server):
+    """The setup's house rules are drawn again when the variant's words arrive. A player who has picked "a number"
+    and begun typing keeps the choice, the text and the field's focus (found under load: the list snapped back to
+    the text's 10,000 and the field was hidden). The words are held until the typing has begun."""
+    page = phone_at(service_workers="block")  # the page's own requests, routed here (not answered by a worker)
+    open_page(page, live_server, "#score")
+    expect(page.locator("html[data-matrix]")).to_have_count(1, timeout=60_000)  # no worker: fetched after 8 s
+    held = []
+    page.route(re.compile(r".*/v1/variants/da-ludo([?#].*)?$"), lambda route: held.append(route))
+    scores = bodies_of(page, "/v1/score")
+    page.locator("label[for=score-variant-da-ludo]").tap()
+    house = page.locator("#setup-house")
+    house.locator("summary").tap()
+    target = house.locator("#house-game-target")
+    target.select_option(value="#")
+    number = page.locator("#house-game-target-n")
+    number.press_sequentially("80")
+    for _ in range(600):  # the request was sent when the section was drawn: wait for its route
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the variant's words were asked for after the section was drawn"
+    target.evaluate("el => { el.dataset.drawn = 'before'; }")
+    held[0].continue_()
+    expect(house.locator("#house-game-target[data-drawn]")).to_have_count(0)  # drawn again, with the words
+    expect(target).to_have_value("#")
+    expect(number).to_be_visible()
+    expect(number).to_have_value("80")
+    expect(number).to_be_focused()
+    number.press_sequentially("00")
+    expect(house.locator("summary")).to_have_text("House rules: 1 chosen")
+    page.locator("#start-game").tap()
+    expect(page.locator("#game-house-rules [data-parameter='game.target'] .house-a")).to_have_text("8,000")
+    assert scores == []  # nothing scored yet: the game only started
 
 
 def test_the_games_house_rules_apply_on_settle_to_rulings_and_options(phone):
