@@ -139,13 +139,29 @@ def test_connections_over_the_cap_get_a_503_at_once(capped):
     assert_no_trace(capped)
 
 
+def _sent_whole(srv, data: bytes):
+    """``exchange``, with the request's bytes all there before the only worker looks at the connection: the worker
+    is stopped (SIGSTOP) while the client connects and sends. Over the cap a connection has ``PROBE_PEEK`` (1 s) to
+    show it is a liveness probe: a client kept off the CPU between its connect and its send by a loaded machine
+    would be refused as not one, which says nothing of the server."""
+    (worker,) = worker_pids(srv.proc.pid)
+    os.kill(worker, signal.SIGSTOP)
+    try:
+        sock = socket.create_connection(("127.0.0.1", srv.port), timeout=60)
+        sock.sendall(data)
+    finally:
+        os.kill(worker, signal.SIGCONT)
+    with sock:
+        return read_response(sock)
+
+
 def test_a_liveness_probe_is_answered_while_slow_clients_fill_the_cap(capped):
     with _Full(capped.port, 8):
         for _ in range(5):
-            status, headers, body = exchange(capped.port, b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+            status, headers, body = _sent_whole(capped, b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
             assert status == 200 and b'"status":"ok"' in body
             assert headers["connection"] == ["close"]  # one answer, then its spare slot is free again
-        head = exchange(capped.port, b"HEAD /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+        head = _sent_whole(capped, b"HEAD /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
         assert head[0] == 200
         # anything else over the cap is still refused at once
         status, headers, _ = exchange(capped.port, b"GET /v1/variants HTTP/1.1\r\nHost: t\r\n\r\n")
