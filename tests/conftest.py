@@ -49,7 +49,11 @@ def live_server():
             pass
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    server = make_server("127.0.0.1", 0, create_app(), threaded=True, request_handler=QuietHandler)
+    # One app serves every page of the session, in this process: a heavy request over the two slots may wait its
+    # turn for as long as a loaded machine keeps the others working (a bound on a hang, not the service's 10 s,
+    # after which it would be a 503 the page reports as an error: tests/test_budgets_admission.py tests that).
+    app = create_app({"HEAVY_WAIT": 300.0})
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
     thread = threading.Thread(target=server.serve_forever, name="e2e-server", daemon=True)
     thread.start()
     try:

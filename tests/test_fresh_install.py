@@ -86,7 +86,7 @@ def clean_environment() -> dict[str, str]:
 def fetch(url: str, body: dict | None = None) -> tuple[int, dict]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"} if data else {})
-    with urllib.request.urlopen(request, timeout=10) as answer:
+    with urllib.request.urlopen(request, timeout=60) as answer:  # a bound on a hang: a fresh start answers cold
         return answer.status, json.loads(answer.read())
 
 

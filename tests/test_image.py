@@ -45,7 +45,7 @@ SERVICE_TAG = f"{REPOSITORY}:service"
 SERVICE_UID = 10001  # the Dockerfile's useradd --uid
 BASE_DEADLINE_S = 1800  # installing Docker and debootstrap, and debootstrap itself, on a cold machine
 BUILD_DEADLINE_S = 2400  # every stage, cold: apt, pip, npm and mypyc compiling the engine on two busy cores
-START_DEADLINE_S = 60
+START_DEADLINE_S = 240  # the service's start, on two busy cores: a bound on a failed start, not a speed
 
 FROZEN_PILE = {
     "variant": "no-pagat",
@@ -133,7 +133,7 @@ def fetch(url: str, body: dict | None = None, headers: dict | None = None) -> tu
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers={**({"Content-Type": "application/json"} if data else {}),
                                                              **(headers or {})})
-    with urllib.request.urlopen(request, timeout=20) as answer:
+    with urllib.request.urlopen(request, timeout=60) as answer:  # a bound on a hang, not a speed
         return answer.status, dict(answer.headers), answer.read()
 
 

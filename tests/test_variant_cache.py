@@ -202,7 +202,7 @@ def test_a_symlink_to_a_forged_entry_in_a_folder_others_can_write_is_not_followe
 
 
 def _within(seconds: int):
-    """Fail (not hang) when the block takes longer than ``seconds``."""
+    """Fail (not hang) when the block takes longer than ``seconds``: a bound on a hang, not a speed."""
     import contextlib
     import signal
 
@@ -229,7 +229,7 @@ def test_a_fifo_in_the_cache_does_not_hang_the_start(private_cache, folder, tmp_
     os.mkfifo(fifo)
     if how == "linked":
         (private_cache / _key(raw)).symlink_to(fifo)
-    with _within(10):
+    with _within(60):  # a load takes well under a second; a loaded machine may take many
         _loads_the_file(folder, expected)
 
 
@@ -238,7 +238,7 @@ def test_a_link_to_dev_zero_does_not_crash_the_start(private_cache, folder):
     expected = _expected(folder)
     raw = (folder / "sv-classic.yaml").read_bytes()
     (private_cache / _key(raw)).symlink_to("/dev/zero")
-    with _within(10):
+    with _within(60):  # a load takes well under a second; a loaded machine may take many
         _loads_the_file(folder, expected)
 
 

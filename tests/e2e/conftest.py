@@ -33,6 +33,11 @@ INSTALL_HINT = ("run `bash scripts/install-browser` (installs Debian's chromium 
                 "then `.venv/bin/pip install -r requirements-dev.txt axe-playwright-python==0.1.8`")
 # Deliberate test conditions, not defects: a page told it is offline logs failed loads.
 EXPECTED_CONSOLE = re.compile(r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED|Failed to fetch|status of 4\d\d")
+# How long an assertion on the page (``expect``) or an action (a tap, a navigation) waits for the page to get there:
+# a bound on a hang, never a speed. Playwright's own defaults (5 s for ``expect``, 30 s for actions) are a race with
+# the app's answers on a loaded 2-core machine, where the server runs in this same process; a passing wait ends as
+# soon as the page is there, so only a failing test waits this long.
+PAGE_WAIT = 60_000
 
 
 @pytest.fixture(scope="session")
@@ -40,9 +45,10 @@ def browser():
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing, so the end-to-end tests cannot run: {INSTALL_HINT}", pytrace=False)
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         pytest.fail(f"the playwright package is not installed: {INSTALL_HINT}", pytrace=False)
+    expect.set_options(timeout=PAGE_WAIT)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
@@ -102,6 +108,7 @@ def open_context(browser, live_server, viewport=PHONE, locale="en-GB", color_sch
         elif request.method == "POST":
             watch.body(urlsplit(request.url).path, request.post_data)
 
+    context.set_default_timeout(PAGE_WAIT)  # every page of the context, the tabs a test opens too
     context.on("request", seen)
     # the bodies handed to the engine on the phone, too (tests/e2e/request_shapes.py)
     context.expose_function("__canastaSent", watch.body)
@@ -117,7 +124,6 @@ def open_context(browser, live_server, viewport=PHONE, locale="en-GB", color_sch
             watch.errors.append(f"console error: {message.text} ({where})")
 
     page.on("console", console)
-    page.set_default_timeout(15_000)
     return context, page, watch
 
 

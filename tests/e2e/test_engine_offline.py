@@ -204,7 +204,7 @@ def test_on_a_slow_link_the_page_says_how_much_is_kept_and_how_long_is_left(brow
         said = re.compile(r"^Sparar domaren i telefonen för spel utan täckning: \d+,\d av \d+,\d MB, "
                           r"(några sekunder|cirka \d+ sekunder|cirka en minut|cirka \d+ minuter) kvar\. Låt sidan vara öppen\.$")
         status = page.locator("#engine-status")
-        for _ in range(240):  # the estimate comes once the first bytes are in
+        for _ in range(ENGINE_WAIT // 250):  # the estimate comes once the first bytes are in (a bound on a hang)
             throttle.reapply()
             if status.get_attribute("data-state") == "keeping" and said.match(status.inner_text()):
                 break

@@ -19,7 +19,7 @@ from test_page import count_team, enter_counts, save_round, start_game, went_out
 
 def wait_until_kept_offline(page):
     """The worker controls the page and holds the page, the rule data and the four source texts."""
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20_000)
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
     page.wait_for_function("""async () => {
         const names = await caches.keys();
         const data = names.find((n) => n.startsWith('cr-data-'));
@@ -28,7 +28,7 @@ def wait_until_kept_offline(page):
         const keys = (await (await caches.open(data)).keys()).map((r) => new URL(r.url).pathname);
         return keys.includes('/v1/matrix') && keys.includes('/v1/variants')
           && keys.filter((k) => k.endsWith('/source')).length === 4;
-    }""", timeout=20_000, polling=250)
+    }""", timeout=60_000, polling=250)
 
 
 def without_engine(monkeypatch, tmp_path):
@@ -86,7 +86,7 @@ def test_offline_reload_opens_the_page_the_game_and_the_rules_and_scores_later(p
     # The connection returns: the waiting round is scored by the service.
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    expect(page.locator("#pending-note")).to_have_count(0, timeout=20_000)
+    expect(page.locator("#pending-note")).to_have_count(0, timeout=60_000)
     rounds = [
         {"teams": [count_team("Us", natural=1, melded=300, out=True), count_team("Them", melded=120, hand=30)]},
         {"teams": [count_team("Us", melded=200, hand=10), count_team("Them", natural=1, melded=400, out=True)]},

@@ -400,7 +400,7 @@ def test_rule_matrix_and_a_source_text(phone, screenshots):
 
     page.locator("#read-sv-gamerules").tap()
     source = page.locator("#source-text")
-    text = urllib.request.urlopen(f"{base}/v1/variants/sv-gamerules/source", timeout=10).read().decode()
+    text = urllib.request.urlopen(f"{base}/v1/variants/sv-gamerules/source", timeout=60).read().decode()
     expect(source).to_contain_text(text.strip().splitlines()[0])
     expect(source).to_have_attribute("lang", "sv")
     assert len(source.inner_text()) > 0.9 * len(text)
