@@ -137,10 +137,11 @@ def own_words(r: Ruling, lang: str, words: bool = True) -> list[dict]:
     return out
 
 
-def _deciding_first(r: Ruling, reasons: list) -> list:
-    """The reasons, those the verdict rests on first (:meth:`Ruling.deciding`: a legal ruling's check that was in
-    doubt, an illegal one's failures, an undetermined one's open points), after the table's own check."""
-    deciding = {id(f) for f in r.deciding()}
+def _deciding_first(r: Ruling, reasons: list, deciding_findings: tuple) -> list:
+    """The reasons, those the verdict rests on first (``deciding_findings``, :meth:`Ruling.deciding`: a legal
+    ruling's check that was in doubt, an illegal one's failures, an undetermined one's open points), after the
+    table's own check."""
+    deciding = {id(f) for f in deciding_findings}
     if not deciding:
         return reasons
     ahead = [i for i, f in enumerate(r.findings) if f.rule == "table.possible"]
@@ -157,7 +158,8 @@ def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
         out["reasons"] = [_finding(f, said_[0], said_[1], True) for f, said_ in zip(r.findings, said_findings)]
     else:
         out["reasons"] = [finding(f, lang, False) for f in r.findings]
-    out["reasons"] = _deciding_first(r, out["reasons"])
+    deciding = r.deciding()  # asked once: the reasons' order and the deciding citations both read it
+    out["reasons"] = _deciding_first(r, out["reasons"], deciding)
     own = own_words(r, lang, words)
     if own:
         out["own_words"] = own
@@ -169,7 +171,7 @@ def ruling(r: Ruling, lang: str, words: bool = True) -> dict:
     else:
         out["consequence_messages"] = [said_and_code(m, None)[1] for m in r.consequences]
     # one-off per ruling: made directly, not kept among the shared citation lists (it would only crowd them)
-    out["deciding"] = [citation(c) for c in dict.fromkeys(f.citations[0] for f in r.deciding() if f.citations)]
+    out["deciding"] = [citation(c) for c in dict.fromkeys(f.citations[0] for f in deciding if f.citations)]
     if r.readings:
         out["readings"] = [
             {"values": {p: jsonable(v) for p, v in reading.values}, "verdict": reading.verdict,
@@ -694,7 +696,8 @@ def _replay_stop(s: Any, lang: str) -> dict:
 def _replay_entry(e: Any, lang: str) -> dict:
     out: dict[str, Any] = {"index": e.index, "player": e.player, "verdict": e.verdict,
                            "rules": [] if e.ruling is None else list(dict.fromkeys(
-                               f.rule for f in _deciding_first(e.ruling, list(e.ruling.findings))))}
+                               f.rule for f in _deciding_first(e.ruling, list(e.ruling.findings),
+                                                               e.ruling.deciding())))}
     if e.event is not None:
         out["event"] = e.event
     if e.reason is not None and e.ruling is None:
