@@ -31,8 +31,8 @@ from ..variants import Variant
 
 MAX_FACTS = 4  # facts asked along one line of a conditional ruling (each value ruled again): a dispute's routine
 # facts (the draw, the round, the cards left) and the point argued (has the team melded? a meld of nines?)
-MAX_FACT_WORK = 768  # melds checked (ruling_work), at most, by the rulings a conditional ruling makes for lines of MAX_FACTS
-# (adjudicator.rules.conditions: bounded work): 384 rulings of one new meld, 109 of six; shorter lines past that
+MAX_FACT_WORK = 768  # melds checked (ruling_work), at most, by the rulings a conditional ruling makes for lines
+# of MAX_FACTS (adjudicator.rules.conditions: bounded work): 384 rulings of one new meld, 109 of six; shorter past that
 
 
 def ruling_work(situation: Situation, action: Action) -> int:
