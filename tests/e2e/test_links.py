@@ -20,6 +20,7 @@ from e2e_helpers import ENGINE_WAIT, Taps, open_page, pick, shown_number
 from playwright.sync_api import expect
 import test_engine_offline as engine_offline
 from test_engine_offline import wait_until_engine_kept
+from test_offline import wait_until_kept_offline
 
 from conftest import SCREENSHOTS
 
@@ -179,7 +180,7 @@ def test_without_signal_or_engine_the_page_says_so_and_rules_once_it_can(phone, 
     monkeypatch.setenv("CANASTA_ENGINE_DIR", str(tmp_path))  # a server without the offline engine
     page, base = phone
     open_page(page, base)
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
+    wait_until_kept_offline(page)  # the worker holds the page and its rule data, not only controls it
     page.context.set_offline(True)
     tab = page.context.new_page()
     tab.goto(base + "/#" + library.encode(document))
@@ -424,7 +425,7 @@ def test_the_disputes_stay_with_the_game_through_a_reload_without_signal(phone_a
     assert words["q.discard"] in items.nth(0).inner_text()  # newest first
     assert first["quote"] in items.nth(1).inner_text()  # the deciding sentence kept with it
 
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
+    wait_until_kept_offline(page)
     page.context.set_offline(True)
     page.reload()
     expect(page.locator("html.ready")).to_have_count(1)
@@ -453,7 +454,7 @@ def test_send_loads_its_code_when_asked_and_works_without_signal_afterwards(phon
     loaded = []
     page.on("request", lambda r: loaded.append(r.url))
     open_page(page, base, "#score")
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
+    wait_until_kept_offline(page)
     page.locator("label[for=score-variant-sv-classic]").tap()
     page.locator("#start-game").tap()
     page.locator("#tab-settle").tap()
