@@ -193,6 +193,32 @@ def test_without_signal_or_engine_the_page_says_so_and_rules_once_it_can(phone, 
     expect(tab.locator("#received .waiting")).to_have_count(0)
 
 
+def test_a_phone_that_seems_online_says_the_question_waits_once_the_service_is_not_there(phone, ui_packs, monkeypatch,
+                                                                                          tmp_path):
+    """A captive portal or a dead mobile connection: navigator.onLine stays true, so the link is read as online and
+    the note is not due then; the service found gone when the question is asked, the note says it waits."""
+    words = ui_packs["en"]
+    document = library.question(COMMON["opening at 6,200, da-ludo"], lang="en", variants=load_all())
+    monkeypatch.setenv("CANASTA_ENGINE_DIR", str(tmp_path))  # a server without the offline engine
+    page, base = phone
+    open_page(page, base)
+    wait_until_kept_offline(page)
+    gone = ["**/healthz", "**/v1/adjudicate*"]  # nothing answers; the page and its rule data come from the worker
+    for url in gone:
+        page.context.route(url, lambda route: route.abort("internetdisconnected"))
+    tab = page.context.new_page()
+    tab.goto(base + "/#" + library.encode(document))
+    expect(tab.locator("#ruling .offline")).to_be_visible()
+    assert tab.evaluate("navigator.onLine")
+    expect(tab.locator("#received .waiting")).to_have_text(words["received.waiting"])
+    assert tab.locator("#question-open").is_checked()  # the question is filled in, waiting
+    for url in gone:
+        page.context.unroute(url)
+    tab.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(tab.locator("#ruling .verdict")).to_be_visible()
+    expect(tab.locator("#received .waiting")).to_have_count(0)
+
+
 # ---- the five common disputes, and "what may I do?" -------------------------------------------------
 
 def situation(**kw):
