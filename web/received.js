@@ -71,8 +71,23 @@ function question(d, kept) {
   const box = slot('received', 'view-settle');
   box.append(h('p', null, h('strong', null, t(kept ? 'received.kept' : 'received.title'))), ...rulesNotes(d));
   pending = d;
-  if (isOffline() && !engine.ready()) box.appendChild(h('p', { class: 'waiting' }, t('received.waiting')));
+  waitingNote();
   rule(d);
+}
+
+/**
+ * The note under a question that waits: there while it waits without a connection and without the engine, said
+ * when that changes -- not only when the link is read (a phone that seems online finds the service gone only when
+ * the question is asked; the signal goes while the link is open).
+ */
+function waitingNote() {
+  const box = byId('received');
+  if (!box) return;
+  const note = box.querySelector('.waiting');
+  const waits = pending !== null && isOffline() && !engine.ready();
+  if (waits && !note) {
+    box.insertBefore(h('p', { class: 'waiting' }, t('received.waiting')), box.querySelector('.as-sent'));
+  } else if (!waits && note) note.remove();
 }
 
 /** A game: offered to continue here -- never in place of the game in progress without asking. */
@@ -139,9 +154,10 @@ function retry() {
   rule(pending);
 }
 
-on('answered', () => { pending = null; });
-on('reach', (ok) => { if (ok) retry(); });
-on('engine', (state) => { if (state === 'ready' && isOffline()) retry(); });
+on('answered', () => { pending = null; waitingNote(); });
+on('reach', (ok) => { if (ok) retry(); else waitingNote(); });
+on('engine', (state) => { if (state === 'ready' && isOffline()) retry(); else waitingNote(); });
+window.addEventListener('offline', waitingNote);
 on('ask-sent', (d) => question(d, true));
 on('link-read', act); // a saved game (or question) opened from a file (web/game-link.js)
 

@@ -20,6 +20,7 @@ from e2e_helpers import ENGINE_WAIT, Taps, open_page, pick, shown_number
 from playwright.sync_api import expect
 import test_engine_offline as engine_offline
 from test_engine_offline import wait_until_engine_kept
+from test_offline import wait_until_kept_offline
 
 from conftest import SCREENSHOTS
 
@@ -179,7 +180,7 @@ def test_without_signal_or_engine_the_page_says_so_and_rules_once_it_can(phone, 
     monkeypatch.setenv("CANASTA_ENGINE_DIR", str(tmp_path))  # a server without the offline engine
     page, base = phone
     open_page(page, base)
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
+    wait_until_kept_offline(page)  # the worker holds the page and its rule data, not only controls it
     page.context.set_offline(True)
     tab = page.context.new_page()
     tab.goto(base + "/#" + library.encode(document))
@@ -189,6 +190,32 @@ def test_without_signal_or_engine_the_page_says_so_and_rules_once_it_can(phone, 
     page.context.set_offline(False)
     tab.evaluate("window.dispatchEvent(new Event('online'))")
     expect(tab.locator("#ruling .verdict")).to_be_visible(timeout=60_000)
+    expect(tab.locator("#received .waiting")).to_have_count(0)
+
+
+def test_a_phone_that_seems_online_says_the_question_waits_once_the_service_is_not_there(phone, ui_packs, monkeypatch,
+                                                                                          tmp_path):
+    """A captive portal or a dead mobile connection: navigator.onLine stays true, so the link is read as online and
+    the note is not due then; the service found gone when the question is asked, the note says it waits."""
+    words = ui_packs["en"]
+    document = library.question(COMMON["opening at 6,200, da-ludo"], lang="en", variants=load_all())
+    monkeypatch.setenv("CANASTA_ENGINE_DIR", str(tmp_path))  # a server without the offline engine
+    page, base = phone
+    open_page(page, base)
+    wait_until_kept_offline(page)
+    gone = ["**/healthz", "**/v1/adjudicate*"]  # nothing answers; the page and its rule data come from the worker
+    for url in gone:
+        page.context.route(url, lambda route: route.abort("internetdisconnected"))
+    tab = page.context.new_page()
+    tab.goto(base + "/#" + library.encode(document))
+    expect(tab.locator("#ruling .offline")).to_be_visible()
+    assert tab.evaluate("navigator.onLine")
+    expect(tab.locator("#received .waiting")).to_have_text(words["received.waiting"])
+    assert tab.locator("#question-open").is_checked()  # the question is filled in, waiting
+    for url in gone:
+        page.context.unroute(url)
+    tab.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(tab.locator("#ruling .verdict")).to_be_visible()
     expect(tab.locator("#received .waiting")).to_have_count(0)
 
 
@@ -424,7 +451,7 @@ def test_the_disputes_stay_with_the_game_through_a_reload_without_signal(phone_a
     assert words["q.discard"] in items.nth(0).inner_text()  # newest first
     assert first["quote"] in items.nth(1).inner_text()  # the deciding sentence kept with it
 
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
+    wait_until_kept_offline(page)
     page.context.set_offline(True)
     page.reload()
     expect(page.locator("html.ready")).to_have_count(1)
@@ -453,7 +480,7 @@ def test_send_loads_its_code_when_asked_and_works_without_signal_afterwards(phon
     loaded = []
     page.on("request", lambda r: loaded.append(r.url))
     open_page(page, base, "#score")
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
+    wait_until_kept_offline(page)
     page.locator("label[for=score-variant-sv-classic]").tap()
     page.locator("#start-game").tap()
     page.locator("#tab-settle").tap()
