@@ -149,8 +149,7 @@ async function opened(text) {
 
 function retry() {
   if (!pending) return;
-  const waiting = byId('received') && byId('received').querySelector('.waiting');
-  if (waiting) waiting.remove();
+  waitingNote();
   rule(pending);
 }
 
